@@ -1,0 +1,35 @@
+# Every target builds .venv on first use, so a fresh clone needs one command.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench lint seeds clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/companion variants
+	$(BIN)/companion deal klondike --seed 1
+	$(BIN)/companion moves klondike --seed 1
+	$(BIN)/companion check klondike --seed 1 s s
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+# Regenerate the deal fingerprints in seeds/ (only after a deliberate deal_version bump).
+seeds: $(STAMP)
+	$(BIN)/python -m companion.rules.catalogue --write seeds
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks build *.egg-info

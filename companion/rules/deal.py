@@ -1,0 +1,165 @@
+"""Seeded deals: the project's own documented shuffle, and the deal plans of the variants.
+
+The shuffle must give the same layout forever, on every platform, so it is written out here
+rather than taken from :mod:`random` (whose algorithm Python does not promise). It is documented
+in ``seeds/README.md`` well enough for another program to reproduce a deal:
+
+* the deck in its fresh order: for each deck copy, suits ♠ ♥ ♦ ♣, ranks A..K (only the variant's
+  ranks);
+* a SplitMix64 generator whose state starts at ``seed + stream * 2**32`` (stream 0 for the deal,
+  stream *k* for the shuffle before redeal *k*);
+* a Fisher–Yates shuffle from the last position down: for ``i = n-1 .. 1``, draw 64-bit values
+  until one is below ``2**64 - 2**64 % (i+1)``, take it modulo ``i+1`` as ``j``, swap ``i`` and
+  ``j``;
+* the result is read top card first: index 0 is dealt first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..cards import CARDS, RANK_OF, UNKNOWN
+from ..errors import VariantError
+from .variant import DEAL_VERSION, Variant
+
+MASK = (1 << 64) - 1
+MAX_SEED = (1 << 32) - 1
+
+
+class SplitMix64:
+    def __init__(self, state: int):
+        self.state = state & MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            r = self.next()
+            if r < limit:
+                return r % n
+
+
+def shuffled(cards: list[int] | tuple[int, ...], seed: int, stream: int = 0) -> list[int]:
+    """A copy of ``cards`` shuffled by the documented algorithm."""
+    if not 0 <= seed <= MAX_SEED:
+        raise VariantError(f"seed {seed} is out of range: use a whole number from 0 to {MAX_SEED}")
+    rng = SplitMix64(seed + (stream << 32))
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def fresh_deck(v: Variant) -> list[int]:
+    ranks = v.rank_values
+    return [c.code for _ in range(v.decks) for c in CARDS if c.rank in ranks]
+
+
+def deck_order(v: Variant, seed: int) -> list[int]:
+    """The whole deck, top card first, as the seed shuffles it: stack it so and deal."""
+    return shuffled(fresh_deck(v), seed)
+
+
+def pile_list(v: Variant, spec: str) -> list[int]:
+    """``t`` (a whole group), ``t1-t4``, ``a2-a13,b2-b13``, ``w`` → pile indices."""
+    names = v.pile_names
+    index = {n: i for i, n in enumerate(names)}
+    out: list[int] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if part in index:
+            out.append(index[part])
+        elif "-" in part:
+            lo, hi = part.split("-")
+            try:
+                a, b = index[lo], index[hi]
+            except KeyError:
+                raise VariantError(f"{v.key}: deal names unknown piles {part!r}") from None
+            out.extend(range(a, b + 1))
+        else:
+            group = [i for i, n in enumerate(names) if n.rstrip("0123456789") == part]
+            if not group:
+                raise VariantError(f"{v.key}: deal names unknown piles {part!r}")
+            out.extend(group)
+    return out
+
+
+def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
+    """Deal ``deck`` (top first) by the variant's plan: pile contents and face-down counts.
+
+    What is left becomes the stock, its top card the next one the plan would have dealt.
+    """
+    names = v.pile_names
+    piles: list[list[int]] = [[] for _ in names]
+    down = [0] * len(names)
+    rest = list(deck)
+
+    def put(i: int, card: int, face: str) -> None:
+        if face == "down":
+            if down[i] != len(piles[i]):
+                raise VariantError(f"{v.key}: deal puts a face-down card on a face-up one")
+            down[i] += 1
+        piles[i].append(card)
+
+    def take() -> int:
+        if not rest:
+            raise VariantError(f"{v.key}: the deal plan needs more cards than the deck has")
+        return rest.pop(0)
+
+    for step in v.deal:
+        targets = pile_list(v, step.piles)
+        if step.step in ("row", "to", "rows"):
+            for _ in range(step.rows if step.step == "rows" else 1):
+                for i in targets:
+                    put(i, take(), step.face)
+        elif step.step == "triangle":
+            for k, i in enumerate(targets):
+                put(i, take(), "up")
+                for j in targets[k + 1:]:
+                    put(j, take(), "down")
+        elif step.step == "packets":
+            for i in targets:
+                for n in range(step.size):
+                    last = n == step.size - 1
+                    put(i, take(), "up" if (last and step.turn_top) else step.face)
+        elif step.step == "pull":
+            from ..cards import rank_from_text
+            rank = rank_from_text(step.rank)
+            pulled = [c for c in rest if c != UNKNOWN and RANK_OF[c] == rank]
+            if UNKNOWN in rest:
+                pulled = [UNKNOWN] * len(targets)
+            for i, c in zip(targets, pulled, strict=True):
+                rest.remove(c)
+                put(i, c, "up")
+        elif step.step == "remove":
+            from ..cards import rank_from_text
+            rank = rank_from_text(step.rank)
+            (dest,) = targets
+            for i, p in enumerate(piles):
+                if i != dest and p and p[-1] != UNKNOWN and RANK_OF[p[-1]] == rank \
+                        and len(p) == 1:
+                    piles[dest].append(p.pop())
+    if v.stock:
+        s = names.index("s")
+        piles[s] = rest[::-1]
+        down[s] = len(rest)
+    elif rest:
+        raise VariantError(f"{v.key}: the deal plan leaves {len(rest)} cards and there is no stock")
+    return piles, down
+
+
+def fingerprint(position_json: dict) -> str:
+    """SHA-256 of the canonical JSON of a position (sorted keys, no spaces, ASCII)."""
+    text = json.dumps(position_json, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+__all__ = ["DEAL_VERSION", "deck_order", "fingerprint", "fresh_deck", "lay_out", "shuffled"]

@@ -1,0 +1,530 @@
+"""The one authority on legality: move generation, application and the reasons for refusals.
+
+An :class:`Engine` is compiled once per variant (with its options) from the variant's pieces:
+pile indices, and lookup tables for every build rule. Positions hold plain data (tuples of card
+codes); the engine reads and changes them. Moves on the hot path are *raw* tuples
+``(kind, a, n, b)``; :class:`~.moves.Move` is their text form.
+
+Generation order (documented, stable, so listings and solver traces are reproducible):
+foundation moves from the tableau, waste, stock and reserves; tableau-to-tableau moves (longest
+unit first); waste-to-tableau; foundation-to-tableau (when allowed); pair removals; Accordion
+folds; Gaps fills; and last the stock action.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..cards import KING, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text
+from .moves import Move
+from .variant import Variant
+
+MOVE, STOCK, PAIR, FOLD, REVEAL = range(5)
+KIND_NAMES = ("move", "stock", "pair", "fold", "reveal")
+
+Raw = tuple[int, int, int, int]
+
+
+@cache
+def engine_for(variant: Variant) -> Engine:
+    return Engine(variant)
+
+
+class Engine:
+    def __init__(self, v: Variant):
+        self.variant = v
+        self.names = v.pile_names
+        self.index = {n: i for i, n in enumerate(self.names)}
+        idx = self.index
+        nm = self.names
+        self.T = tuple(i for i, n in enumerate(nm) if n[0] == "t")
+        self.F = tuple(i for i, n in enumerate(nm) if n[0] == "f")
+        self.Fset = frozenset(self.F)
+        self.Tset = frozenset(self.T)
+        self.P = tuple(i for i, n in enumerate(nm) if n[0] == "p")
+        self.G = tuple(i for i, n in enumerate(nm) if n[0] in "abcdefgh" and n[1:].isdigit())
+        self.gpos = {g: k for k, g in enumerate(self.G)}
+        self.S = idx.get("s", -1)
+        self.W = idx.get("w", -1)
+        self.X = idx.get("x", -1)
+        self.stock = v.stock
+        self.passes = v.stock.passes if v.stock else 1
+
+        tab = v.tableau
+        self.tab = tab
+        self.tbuild = tab.build.table() if tab else None
+        self.tmax = tab.max_cards if tab else 0
+        self.unit = tab.move if tab else "none"
+        self.space = tab.space if tab else "none"
+
+        # Foundations: per pile, the codes accepted on an empty pile and on each top card.
+        self.f_base: dict[int, tuple[int, ...]] = {}
+        self.f_on: dict[int, list[tuple[int, ...]]] = {}
+        self.f_max: dict[int, int] = {}
+        self.f_piece: dict[int, object] = {}
+        self.complete_runs = False
+        self.auto_discard = False
+        self.f_returns = False
+        fi = iter(self.F)
+        for group in v.foundations:
+            table = group.build.table()
+            base = group.base_rank
+            on_empty = tuple(c for c in range(52) if RANK_OF[c] == base)
+            on_top = [tuple(u for u in range(52) if table[t][u]) for t in range(53)]
+            for _ in range(group.count):
+                f = next(fi)
+                self.f_base[f] = on_empty
+                self.f_on[f] = on_top
+                self.f_max[f] = group.max_cards
+                self.f_piece[f] = group
+            self.complete_runs |= group.complete_runs
+            self.auto_discard |= group.complete_runs and group.auto
+            self.f_returns |= group.returns
+        self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
+        self.pairs = v.pairs
+        if v.pyramid:
+            rows = v.pyramid.rows
+            self.cover: list[tuple[int, ...]] = []
+            k = 0
+            for r in range(rows):
+                for c in range(r + 1):
+                    if r + 1 < rows:
+                        below = (r + 1) * (r + 2) // 2 + c
+                        self.cover.append((self.P[below], self.P[below + 1]))
+                    else:
+                        self.cover.append(())
+                    k += 1
+        self.accordion = v.accordion
+        self.gaps = v.gaps
+        self.flip_piles = frozenset(self.T)
+        self.last_t = self.T[-1] if self.T else -1
+
+        gens = []
+        if self.F and not self.complete_runs and not self.pairs:
+            gens.append(self._gen_to_foundations)
+        if self.complete_runs:
+            gens.append(self._gen_discards)
+        builds = bool(tab) and (tab.build.direction != "none" or tab.space != "none")
+        if builds and self.unit != "none":
+            gens.append(self._gen_tableau)
+        if self.W >= 0 and builds:
+            gens.append(self._gen_waste_to_tableau)
+        if self.f_returns:
+            gens.append(self._gen_from_foundations)
+        if self.wbuild is not None:
+            gens.append(self._gen_onto_waste)
+        if self.pairs:
+            gens.append(self._gen_pairs)
+        if self.accordion:
+            gens.append(self._gen_folds)
+        if self.gaps:
+            gens.append(self._gen_gaps)
+        self.gens = tuple(gens)
+
+    # ------------------------------------------------------------------ generation
+    def gen(self, pos) -> list[Raw]:
+        out: list[Raw] = []
+        for g in self.gens:
+            g(pos, out)
+        if self.S >= 0 and self.can_stock(pos):
+            out.append((STOCK, self.S, 0, -1))
+        elif self.gaps and not out and pos.pass_no <= self.gaps.redeals:
+            out.append((STOCK, -1, 0, -1))
+        return out
+
+    def _foundation_map(self, piles) -> dict[int, int]:
+        acc: dict[int, int] = {}
+        for f in self.F:
+            p = piles[f]
+            if not p:
+                codes = self.f_base[f]
+            elif len(p) >= self.f_max[f]:
+                continue
+            else:
+                codes = self.f_on[f][p[-1]]
+            for c in codes:
+                if c not in acc:
+                    acc[c] = f
+        return acc
+
+    def _gen_to_foundations(self, pos, out) -> None:
+        piles = pos.piles
+        acc = self._foundation_map(piles)
+        if not acc:
+            return
+        for i in self.T:
+            p = piles[i]
+            if p and p[-1] in acc:
+                out.append((MOVE, i, 1, acc[p[-1]]))
+        w = self.W
+        if w >= 0 and piles[w] and piles[w][-1] in acc:
+            out.append((MOVE, w, 1, acc[piles[w][-1]]))
+
+    def _gen_discards(self, pos, out) -> None:
+        piles, down = pos.piles, pos.down
+        free = next((f for f in self.F if not piles[f]), -1)
+        if free < 0:
+            return
+        for i in self.T:
+            p = piles[i]
+            if len(p) - down[i] >= 13 and self._complete_run(p):
+                out.append((MOVE, i, 13, free))
+
+    @staticmethod
+    def _complete_run(p) -> bool:
+        top = p[-1]
+        if top == UNKNOWN or RANK_OF[top] != 1:
+            return False
+        # codes of one suit run K..A: bottom code = top + 12, each next one less.
+        return all(p[-1 - k] == top + k for k in range(13))
+
+    def units(self, pos, i) -> range | tuple[int, ...]:
+        """The unit sizes that may lift off tableau pile ``i``."""
+        p = pos.piles[i]
+        n = len(p)
+        if not n or p[-1] == UNKNOWN:
+            return ()
+        up = n - pos.down[i]
+        unit = self.unit
+        if unit == "single":
+            return (1,)
+        if unit in ("run", "same-suit-run"):
+            tb = self.tbuild
+            same = unit == "same-suit-run"
+            k = 1
+            while k < up:
+                lower, upper = p[-k - 1], p[-k]
+                if not tb[lower][upper] or (same and SUIT_OF[lower] != SUIT_OF[upper]):
+                    break
+                k += 1
+            return range(k, 0, -1)
+        if unit == "face-up-block":
+            return (up, 1) if up > 1 else (1,)
+        if unit == "face-up-block-only":
+            return (up,)
+        return ()
+
+    def _gen_tableau(self, pos, out) -> None:
+        piles, down = pos.piles, pos.down
+        tb, tmax, T = self.tbuild, self.tmax, self.T
+        space = self.space
+        tops = [(j, piles[j][-1] if piles[j] else -1) for j in T]
+        for i in T:
+            p = piles[i]
+            if not p:
+                continue
+            for k in self.units(pos, i):
+                base = p[-k]
+                whole = k == len(p)
+                for j, t in tops:
+                    if j == i:
+                        continue
+                    if t < 0:
+                        if space == "any" or (space == "kings" and RANK_OF[base] == KING):
+                            if not whole:
+                                out.append((MOVE, i, k, j))
+                        continue
+                    if tb[t][base] and (not tmax or len(piles[j]) + k <= tmax):
+                        out.append((MOVE, i, k, j))
+
+    def _gen_waste_to_tableau(self, pos, out) -> None:
+        piles = pos.piles
+        w = piles[self.W]
+        if not w or w[-1] == UNKNOWN:
+            return
+        self._to_tableau(pos, self.W, w[-1], out)
+
+    def _to_tableau(self, pos, src, c, out) -> None:
+        piles, tb, tmax, space = pos.piles, self.tbuild, self.tmax, self.space
+        for j in self.T:
+            q = piles[j]
+            if q:
+                if tb[q[-1]][c] and (not tmax or len(q) < tmax):
+                    out.append((MOVE, src, 1, j))
+            elif space == "any" or (space == "kings" and RANK_OF[c] == KING):
+                out.append((MOVE, src, 1, j))
+
+    def _gen_from_foundations(self, pos, out) -> None:
+        for f in self.F:
+            p = pos.piles[f]
+            if p:
+                self._to_tableau(pos, f, p[-1], out)
+
+    def _gen_onto_waste(self, pos, out) -> None:
+        piles = pos.piles
+        w = piles[self.W]
+        if not w:
+            return
+        row = self.wbuild[w[-1]]
+        for i in self.T:
+            p = piles[i]
+            if p and row[p[-1]]:
+                out.append((MOVE, i, 1, self.W))
+
+    def available(self, pos) -> list[tuple[int, int]]:
+        """Pair games: the (pile, code) of every card that may be removed now."""
+        piles, down = pos.piles, pos.down
+        av = []
+        if self.P:
+            for k, i in enumerate(self.P):
+                if piles[i] and all(not piles[c] for c in self.cover[k]):
+                    av.append((i, piles[i][-1]))
+        for i in self.T:
+            p = piles[i]
+            if p and down[i] < len(p):
+                av.append((i, p[-1]))
+        s = self.S
+        if s >= 0 and piles[s] and down[s] < len(piles[s]):
+            av.append((s, piles[s][-1]))
+        w = self.W
+        if w >= 0 and piles[w]:
+            av.append((w, piles[w][-1]))
+        return [(i, c) for i, c in av if c != UNKNOWN]
+
+    def _gen_pairs(self, pos, out) -> None:
+        av = self.available(pos)
+        pairs = self.pairs
+        singles = {r for r in range(1, 14) if RANK_TEXT[r] in pairs.singles}
+        f = self.F[0]
+        for x, (i, a) in enumerate(av):
+            if RANK_OF[a] in singles:
+                out.append((MOVE, i, 1, f))
+            for j, b in av[x + 1:]:
+                if pairs.matches(a, b):
+                    out.append((PAIR, min(i, j), 0, max(i, j)))
+
+    def line_length(self, piles) -> int:
+        n = 0
+        for i in self.P:
+            if not piles[i]:
+                break
+            n += 1
+        return n
+
+    def _gen_folds(self, pos, out) -> None:
+        piles, P = pos.piles, self.P
+        m = self.line_length(piles)
+        for k in range(1, m):
+            c = piles[P[k]][-1]
+            if c == UNKNOWN:
+                continue
+            for d in self.accordion.reach:
+                if k - d >= 0:
+                    t = piles[P[k - d]][-1]
+                    if t != UNKNOWN and (SUIT_OF[t] == SUIT_OF[c] or RANK_OF[t] == RANK_OF[c]):
+                        out.append((FOLD, P[k], 0, P[k - d]))
+
+    def _gen_gaps(self, pos, out) -> None:
+        piles, G = pos.piles, self.G
+        cols = self.gaps.columns
+        where = {}
+        for g in G:
+            if piles[g]:
+                where[piles[g][0]] = g
+        for k, g in enumerate(G):
+            if piles[g]:
+                continue
+            if k % cols == 0:  # a gap at the start of a row takes any 2 not already there
+                for code in range(1, 52, 13):
+                    if code in where and self.gpos[where[code]] % cols != 0:
+                        out.append((MOVE, where[code], 1, g))
+                continue
+            left = piles[G[k - 1]]
+            if not left or left[0] == UNKNOWN or RANK_OF[left[0]] == KING:
+                continue
+            need = left[0] + 1
+            if need in where:
+                out.append((MOVE, where[need], 1, g))
+
+    def can_stock(self, pos) -> bool:
+        st = self.stock
+        piles = pos.piles
+        s = piles[self.S]
+        if st.deal == "none":
+            return False
+        if s:
+            if st.no_empty_tableau and any(not piles[i] for i in self.T):
+                return False
+            if st.deal == "line":
+                return self.line_length(piles) < len(self.P)
+            return True
+        if st.deal != "waste" or not piles[self.W]:
+            return False
+        return self.passes == 0 or pos.pass_no < self.passes
+
+    # ------------------------------------------------------------------ application
+    def apply(self, pos, m: Raw) -> None:
+        kind, a, n, b = m
+        piles, down = pos.piles, pos.down
+        if kind == MOVE:
+            src = piles[a]
+            rest = src[:-n]
+            piles[a] = rest
+            piles[b] = piles[b] + src[-n:]
+            if a in self.flip_piles:
+                if down[a] >= len(rest):
+                    down[a] = len(rest) - 1 if rest else 0
+            elif a == self.S:
+                down[a] = len(rest)
+            pos.idle = False
+            if self.auto_discard and b in self.Tset:
+                self._auto_discard(pos, b)
+        elif kind == STOCK:
+            if self.gaps:
+                self._gaps_redeal(pos)
+            else:
+                self._stock(pos)
+        elif kind == PAIR:
+            f = self.F[0]
+            for i in (a, b):
+                p = piles[i]
+                piles[i] = p[:-1]
+                piles[f] = piles[f] + p[-1:]
+                if i in self.flip_piles and down[i] >= len(p) - 1:
+                    down[i] = max(len(p) - 2, 0)
+                elif i == self.S:
+                    down[i] = len(p) - 1
+            pos.idle = False
+        elif kind == FOLD:
+            P = self.P
+            piles[b] = piles[b] + piles[a]
+            k = P.index(a)
+            last = self.line_length(piles)
+            for x in range(k, last - 1):
+                piles[P[x]] = piles[P[x + 1]]
+            piles[P[last - 1]] = ()
+            pos.idle = False
+        elif kind == REVEAL:
+            p = piles[a]
+            k = p.index(UNKNOWN, down[a])
+            piles[a] = p[:k] + (n,) + p[k + 1:]
+            if self.gaps and a in self.G and RANK_OF[n] == self._gap_rank():
+                piles[self.X] = piles[self.X] + (n,)
+                piles[a] = ()
+
+    def _auto_discard(self, pos, i) -> None:
+        p = pos.piles[i]
+        if len(p) - pos.down[i] >= 13 and self._complete_run(p):
+            free = next((f for f in self.F if not pos.piles[f]), -1)
+            if free >= 0:
+                self.apply(pos, (MOVE, i, 13, free))
+
+    def _stock(self, pos) -> None:
+        st, piles, down = self.stock, pos.piles, pos.down
+        S, W = self.S, self.W
+        s = piles[S]
+        if st.deal == "waste":
+            if st.turn_up:
+                if s and down[S] < len(s):  # the turned card goes to the waste
+                    piles[W] = piles[W] + s[-1:]
+                    s = s[:-1]
+                    piles[S] = s
+                    down[S] = len(s)
+                    if s:
+                        down[S] = len(s) - 1
+                    return
+                if s:
+                    down[S] = len(s) - 1
+                    return
+            elif s:
+                n = min(st.draw, len(s))
+                piles[W] = piles[W] + s[:-n - 1:-1]
+                piles[S] = s[:-n]
+                down[S] = len(s) - n
+                return
+            piles[S] = piles[W][::-1]
+            down[S] = len(piles[S])
+            piles[W] = ()
+            pos.pass_no += 1
+            pos.idle = True
+        elif st.deal == "tableau":
+            targets = self.T
+            for i in targets:
+                if not s:
+                    break
+                piles[i] = piles[i] + s[-1:]
+                s = s[:-1]
+            piles[S] = s
+            down[S] = len(s)
+            if self.auto_discard:
+                for i in targets:
+                    self._auto_discard(pos, i)
+        elif st.deal == "line":
+            m = self.line_length(piles)
+            piles[self.P[m]] = s[-1:]
+            piles[S] = s[:-1]
+            down[S] = len(s) - 1
+
+    def _gap_rank(self) -> int:
+        from ..cards import rank_from_text
+        return rank_from_text(self.gaps.gap_rank)
+
+    def kept_runs(self, piles) -> list[int]:
+        """Gaps: per row, how many cells from the left hold 2, 3, 4 ... of one suit."""
+        cols, G = self.gaps.columns, self.G
+        out = []
+        for r in range(self.gaps.rows):
+            row = G[r * cols:(r + 1) * cols]
+            k = 0
+            first = piles[row[0]]
+            if first and first[0] != UNKNOWN and RANK_OF[first[0]] == 2:
+                k = 1
+                while k < cols and piles[row[k]] and piles[row[k]][0] == first[0] + k:
+                    k += 1
+            out.append(k)
+        return out
+
+    def _gaps_redeal(self, pos) -> None:
+        from .deal import shuffled
+        piles, G, cols = pos.piles, self.G, self.gaps.columns
+        kept = self.kept_runs(piles)
+        free, gathered = [], []
+        for r, k in enumerate(kept):
+            for g in G[r * cols + k:(r + 1) * cols]:
+                free.append(g)
+                gathered.extend(piles[g])
+        gathered.extend(piles[self.X])
+        if pos.seed is None or UNKNOWN in gathered:
+            cards = [UNKNOWN] * len(gathered)
+        elif self.gaps.shuffle:
+            cards = shuffled(gathered, pos.seed, stream=pos.pass_no)
+        else:
+            cards = gathered
+        aside = []
+        gap_rank = self._gap_rank()
+        for g, c in zip(free, cards, strict=True):
+            if c != UNKNOWN and RANK_OF[c] == gap_rank:
+                aside.append(c)
+                piles[g] = ()
+            else:
+                piles[g] = (c,)
+        piles[self.X] = tuple(aside)
+        pos.pass_no += 1
+        pos.idle = False
+
+    # ------------------------------------------------------------------ text
+    def move_of(self, m: Raw) -> Move:
+        kind, a, n, b = m
+        nm = self.names
+        if kind == STOCK:
+            return Move("s")
+        if kind == REVEAL:
+            return Move(nm[a], None, 0, n)
+        if kind == MOVE:
+            if b in self.Fset:
+                return Move(nm[a], "f")
+            return Move(nm[a], nm[b], n if n > 1 else 0)
+        return Move(nm[a], nm[b])
+
+    def text(self, m: Raw) -> str:
+        return str(self.move_of(m))
+
+    def card_of(self, pos, m: Raw) -> int:
+        """The card a move lifts (the bottom card of its unit); UNKNOWN for the stock."""
+        kind, a, n, b = m
+        if kind in (MOVE, FOLD, PAIR) and a >= 0 and pos.piles[a]:
+            return pos.piles[a][-n] if kind == MOVE else pos.piles[a][-1]
+        return UNKNOWN
+
+    def describe_card(self, code: int, symbols: bool = True) -> str:
+        return code_text(code, symbols)

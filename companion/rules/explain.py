@@ -1,0 +1,274 @@
+"""Why a move is refused, in words a player understands, and when a game is won.
+
+The engine decides legality; this module only puts a refused move into words, using the same
+pieces (so the sentence comes from the rule's own parameters). It is off the hot path.
+"""
+
+from __future__ import annotations
+
+from ..cards import CARDS, KING, RANK_OF, RANK_TEXT, UNKNOWN, code_text
+from .engine import STOCK
+from .moves import Move
+
+
+def _c(code: int) -> str:
+    return code_text(code)
+
+
+def explain(pos, move: Move) -> str:
+    eng = pos.engine
+    v = eng.variant
+    name = v.name
+    piles = pos.piles
+    if move.src == "s" and move.dst is None:
+        return _explain_stock(pos)
+    a = eng.index.get(move.src, -1)
+    src = move.src
+    p = piles[a] if a >= 0 else ()
+    if move.dst is None and not v.pairs:
+        return f"say where {src} goes, e.g. `{src} f` or `{src} t1`"
+    if a == eng.S and not (v.stock and v.stock.turn_up):
+        return "stock cards come into play only through the stock action: type s"
+    if not p:
+        return f"{src} is empty"
+    if a in eng.Fset and not eng.f_returns:
+        return f"cards on the foundations stay there in {name}"
+    if a == eng.X:
+        return f"cards put aside in x are out of play in {name}"
+    top = p[-1]
+    if top == UNKNOWN and a not in eng.G:
+        return f"the top card of {src} has not been named yet: type {src}=CARD first"
+    if a in eng.G and not p:
+        return f"{src} is a gap"
+    if v.pairs:
+        return _explain_pair(pos, move)
+    if v.accordion:
+        return _explain_fold(pos, move)
+    if v.gaps:
+        return _explain_gap(pos, move)
+    n = move.count or 1
+    if a in eng.Tset:
+        units = tuple(eng.units(pos, a))
+        if n not in units or n > len(p):
+            up = len(p) - pos.down[a]
+            if n > up:
+                return f"{src} has only {up} face-up card{'s' if up != 1 else ''}"
+            if move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset:
+                if not eng.complete_runs:
+                    return "only one card at a time goes to a foundation"
+            return f"{n} cards of {src} cannot move as one unit: in {name} " \
+                   f"{eng.tab.move_phrase()}"
+    elif n > 1:
+        return f"only one card at a time leaves {src}"
+    card = p[-n]
+    dst = move.dst or ""
+    b = eng.index.get(dst, -1)
+    if dst == "f" or b in eng.Fset:
+        return _explain_foundation(pos, card, b, src, n)
+    if b < 0:
+        return f"there is no pile {dst!r} in {name}"
+    if b == a:
+        return f"{src} cannot move onto itself"
+    q = piles[b]
+    if b in eng.Tset:
+        tab = eng.tab
+        if not q:
+            if tab.space == "kings" and RANK_OF[card] != KING:
+                return f"{_c(card)} cannot fill the space in {dst}: in {name} {tab.space_phrase()}"
+            if tab.space == "none":
+                return f"{dst} is empty and in {name} {tab.space_phrase()}"
+            if n == len(p):
+                return f"moving all of {src} into the empty {dst} changes nothing"
+            return f"{_c(card)} cannot fill the space in {dst}: in {name} {tab.space_phrase()}"
+        t = q[-1]
+        if t == UNKNOWN:
+            return f"the top card of {dst} has not been named yet"
+        if tab.build.direction == "none":
+            return f"{name} has no building on the tableau"
+        if eng.tmax and len(q) + n > eng.tmax:
+            return f"a pile holds at most {eng.tmax} cards in {name}"
+        why = f"{_c(card)} cannot go on {_c(t)}: {name} {tab.build.phrase()}"
+        if not tab.build.wrap and {RANK_OF[card], RANK_OF[t]} == {1, KING}:
+            why += " (a king and an ace are not neighbours)"
+        return why
+    if b == eng.W and v.waste and v.waste.build:
+        if not q:
+            return "the waste is empty"
+        t = q[-1]
+        wb = v.waste.build
+        if wb.closed and RANK_TEXT[RANK_OF[t]] in wb.closed:
+            return f"nothing goes on a {RANK_TEXT[RANK_OF[t]]} in {name} (kings_block is on)"
+        return f"{_c(card)} cannot go on {_c(t)}: in {name} the waste takes a card one rank " \
+               f"up or down, suits ignored, no turning the corner between K and A"
+    if b == eng.W or b == eng.S:
+        return f"cards cannot be put on the {'waste' if b == eng.W else 'stock'}"
+    return f"{move} is not a legal move here"
+
+
+def _explain_stock(pos) -> str:
+    eng = pos.engine
+    v = eng.variant
+    name = v.name
+    if v.gaps:
+        if pos.pass_no > v.gaps.redeals:
+            return f"no redeals left: {name} allows {v.gaps.redeals}"
+        return f"{name} redeals only when no gap can be filled; a gap can still be filled"
+    if eng.S < 0:
+        return f"{name} has no stock"
+    st = v.stock
+    s = pos.piles[eng.S]
+    if s:
+        if st.no_empty_tableau and any(not pos.piles[i] for i in eng.T):
+            return f"{name} deals only when no pile is empty: fill every space first"
+        if st.deal == "line":
+            return "the line is full"
+        return f"the stock cannot be dealt now in {name}"
+    if st.deal != "waste" or not pos.piles[eng.W]:
+        return "the stock is empty"
+    passes = eng.passes
+    return f"the stock is empty and {name} allows {passes} pass{'es' if passes != 1 else ''} " \
+           f"through it" + (" (no redeal)" if passes == 1 else "")
+
+
+def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
+    eng = pos.engine
+    v = eng.variant
+    name = v.name
+    if not eng.F:
+        return f"{name} has no foundations"
+    if eng.complete_runs:
+        return f"only a complete suit from K down to A, all face up on top of {src}, can be " \
+               f"lifted off in {name}"
+    if n > 1:
+        return "only one card at a time goes to a foundation"
+    targets = [b] if b >= 0 else list(eng.F)
+    group = eng.f_piece[targets[0]]
+    base = group.base_rank
+    c = CARDS[card]
+    if c.rank == base:
+        return f"no foundation here can take {_c(card)}" + (
+            f": {b and v.pile_names[b]} is not empty" if b >= 0 else "")
+    direction = group.build.direction
+    need = c.rank - 1 if direction == "up" else c.rank + 1
+    if group.build.suits == "same-suit" and 1 <= need <= 13:
+        wanted = f"the {RANK_TEXT[need]}{'♠♥♦♣'[c.suit]}"
+        return f"{_c(card)} cannot go to a foundation yet: {wanted} is not on one " \
+               f"({group.phrase()})"
+    return f"{_c(card)} cannot go to a foundation yet: {group.phrase()}"
+
+
+def _explain_pair(pos, move: Move) -> str:
+    eng = pos.engine
+    v = eng.variant
+    avail = dict(eng.available(pos))
+    a = eng.index[move.src]
+    if a not in avail:
+        return f"the card at {move.src} is not available yet" + (
+            ": the cards below it must go first" if eng.P else "")
+    if move.dst is None or move.dst == "f":
+        card = avail[a]
+        return f"{_c(card)} cannot be removed on its own in {v.name}: {v.pairs.phrase()}"
+    b = eng.index.get(move.dst, -1)
+    if b < 0:
+        return f"there is no pile {move.dst!r} in {v.name}"
+    if b not in avail:
+        return f"the card at {move.dst} is not available yet" + (
+            ": the cards below it must go first" if eng.P else "")
+    x, y = avail[a], avail[b]
+    if v.pairs.match == "sum":
+        total = RANK_OF[x] + RANK_OF[y]
+        return f"{_c(x)} and {_c(y)} add up to {total}, not {v.pairs.total}"
+    return f"{_c(x)} and {_c(y)} are not the same rank"
+
+
+def _explain_fold(pos, move: Move) -> str:
+    eng = pos.engine
+    P = list(eng.P)
+    a = eng.index[move.src]
+    b = eng.index.get(move.dst or "", -1)
+    if b not in eng.P:
+        return "a pile goes onto another pile of the line (p1, p2 ...)"
+    d = P.index(a) - P.index(b)
+    if d not in eng.accordion.reach:
+        return f"a pile goes onto the pile next to it on the left or third to its left " \
+               f"(p{P.index(a) + 1} may go to " + " or ".join(
+                   f"p{P.index(a) + 1 - r}" for r in eng.accordion.reach if P.index(a) - r >= 0) \
+               + ")"
+    x, y = pos.piles[a][-1], pos.piles[b][-1] if pos.piles[b] else UNKNOWN
+    if y == UNKNOWN:
+        return f"{move.dst} is empty"
+    return f"{_c(x)} cannot go on {_c(y)}: they share neither suit nor rank"
+
+
+def _explain_gap(pos, move: Move) -> str:
+    eng = pos.engine
+    v = eng.variant
+    b = eng.index.get(move.dst or "", -1)
+    if b not in eng.G:
+        return "a card goes into a gap: name its cell, e.g. b7 b2"
+    if pos.piles[b]:
+        return f"{move.dst} is not a gap"
+    k = eng.G.index(b)
+    cols = v.gaps.columns
+    card = pos.piles[eng.index[move.src]][0]
+    if k % cols == 0:
+        return f"a gap at the start of a row takes a 2; {_c(card)} is not a 2"
+    left = pos.piles[eng.G[k - 1]]
+    if not left:
+        return f"the gap {move.dst} is dead: the cell to its left is a gap too"
+    if RANK_OF[left[0]] == KING:
+        return f"the gap {move.dst} is dead: a king stands to its left"
+    want = CARDS[left[0] + 1]
+    return f"only {want} can fill {move.dst} (one above {_c(left[0])} in suit), " \
+           f"not {_c(card)}"
+
+
+def explain_cards(pos, specs) -> str:
+    """A refusal for card notation (``7h``, ``7h t4``): say what the card could not do."""
+    eng = pos.engine
+    cards = [s[1] for s in specs if s[0] == "card"]
+    where = {}
+    for i, p in enumerate(pos.piles):
+        for k, c in enumerate(p):
+            if c in cards and k >= pos.down[i]:
+                where.setdefault(c, eng.names[i])
+    missing = [c for c in cards if c not in where]
+    if missing:
+        return f"{_c(missing[0])} is not face up anywhere in the layout"
+    first = specs[0]
+    src = where[first[1]] if first[0] == "card" else first[1]
+    if len(specs) == 2:
+        second = specs[1]
+        dst = second[1] if second[0] == "pile" else where.get(second[1], "?")
+        p = pos.piles[eng.index[src]]
+        count = 0
+        if first[0] == "card" and p and p[-1] != first[1]:
+            count = len(p) - p.index(first[1], pos.down[eng.index[src]])
+        try:
+            return explain(pos, Move(src, dst, count if count > 1 else 0))
+        except (KeyError, ValueError, IndexError):
+            pass
+    legal = [eng.text(m) for m in pos.raw_moves() if m[0] != STOCK]
+    return f"{_c(first[1]) if first[0] == 'card' else src} has no legal move here" + (
+        "" if legal else " (no move at all is left)")
+
+
+def is_won(pos) -> bool:
+    eng = pos.engine
+    v = eng.variant
+    piles = pos.piles
+    win = v.win
+    if win == "foundations":
+        return sum(len(piles[f]) for f in eng.F) == v.deck_size
+    if win == "tableau-empty":
+        return not any(piles[i] for i in eng.T)
+    if win == "pyramid-empty":
+        return not any(piles[i] for i in eng.P)
+    if win == "one-pile":
+        return eng.line_length(piles) == 1 and not piles[eng.S] and \
+            len(piles[eng.P[0]]) == v.deck_size
+    if win == "gaps-rows":
+        cols = v.gaps.columns
+        return all(k == cols - 1 for k in eng.kept_runs(piles)) and \
+            all(not piles[eng.G[r * cols + cols - 1]] for r in range(v.gaps.rows))
+    return False

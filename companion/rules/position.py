@@ -1,0 +1,510 @@
+"""Positions: piles of card codes, face-down counts, the stock's pass, and an undo stack.
+
+A position is plain data: ``piles`` is a list of tuples of card codes (bottom to top),
+``down[i]`` how many cards at the bottom of pile *i* are face down. Copies are cheap (the tuples
+are shared), ``key()`` is a compact ``bytes`` value for transposition tables, and the JSON form
+round-trips exactly. All legality questions go to the variant's :class:`~.engine.Engine`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass
+
+from ..cards import CARDS, UNKNOWN, Card, code_from_json, code_json, code_text
+from ..errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+    PositionError,
+)
+from .deal import DEAL_VERSION, deck_order, fingerprint, lay_out
+from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw
+from .moves import Move
+from .variant import Variant, load_variant
+
+
+class Termination(enum.Enum):
+    WON = "won"
+    """The variant's goal is reached."""
+    NO_MOVES = "no-moves"
+    """No legal move is left: no stock deal, no redeal."""
+    BLOCKED = "blocked"
+    """Unlimited passes, and a whole pass through the stock changed nothing."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: Termination
+    score: int | None = None
+
+    @property
+    def won(self) -> bool:
+        return self.termination is Termination.WON
+
+    def result(self) -> str:
+        return "won" if self.won else "lost"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+class Status(enum.IntFlag):
+    VALID = 0
+    UNKNOWN_CARD_FOR_VARIANT = 1
+    TOO_MANY_COPIES = 2
+    WRONG_CARD_COUNT = 4
+    BAD_FACE_DOWN = 8
+    PILE_TOO_FULL = 16
+
+
+class Position:
+    __slots__ = ("_stack", "down", "engine", "idle", "pass_no", "piles", "seed")
+
+    def __init__(self, engine: Engine, piles, down, *, pass_no: int = 1, idle: bool = False,
+                 seed: int | None = None):
+        self.engine = engine
+        self.piles: list[tuple[int, ...]] = [tuple(p) for p in piles]
+        self.down: list[int] = list(down)
+        self.pass_no = pass_no
+        self.idle = idle
+        self.seed = seed
+        self._stack: list = []
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def deal(cls, variant: Variant | str, seed: int | None = None,
+             options: dict | None = None) -> Position:
+        """The seeded deal (every card known), or with ``seed=None`` a physical deal whose
+        cards are all ``??`` until the player names the face-up ones."""
+        v = variant if isinstance(variant, Variant) else load_variant(variant, options)
+        deck = deck_order(v, seed) if seed is not None else [UNKNOWN] * v.deck_size
+        piles, down = lay_out(v, deck)
+        return cls(v.engine(), piles, down, seed=seed)
+
+    @property
+    def variant(self) -> Variant:
+        return self.engine.variant
+
+    def copy(self, stack: bool = False) -> Position:
+        p = Position.__new__(Position)
+        p.engine = self.engine
+        p.piles = self.piles[:]
+        p.down = self.down[:]
+        p.pass_no = self.pass_no
+        p.idle = self.idle
+        p.seed = self.seed
+        p._stack = self._stack[:] if stack else []
+        return p
+
+    # ------------------------------------------------------------------ identity
+    def key(self) -> bytes:
+        """A compact, hashable image of the state (what the solver stores)."""
+        unlimited = self.engine.passes == 0
+        tail = bytes((0 if unlimited else min(self.pass_no, 255), self.idle))
+        return bytes(self.down) + b"\xff".join(map(bytes, self.piles)) + tail
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.engine is other.engine \
+            and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        seed = "physical" if self.seed is None else f"seed {self.seed}"
+        return f"<Position {self.variant.identity}, {seed}, {len(self._stack)} moves played>"
+
+    # ------------------------------------------------------------------ piles
+    def pile(self, name: str) -> tuple[int, ...]:
+        return self.piles[self._pile_index(name)]
+
+    def face_down(self, name: str) -> int:
+        return self.down[self._pile_index(name)]
+
+    def _pile_index(self, name: str) -> int:
+        try:
+            return self.engine.index[name]
+        except KeyError:
+            raise PositionError(self._no_pile(name)) from None
+
+    def _no_pile(self, name: str) -> str:
+        return f"there is no pile {name!r} in {self.variant.name}; its piles are " \
+               + _name_ranges(self.engine.names)
+
+    # ------------------------------------------------------------------ moves
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def raw_moves(self) -> list[Raw]:
+        return self.engine.gen(self)
+
+    def push_raw(self, m: Raw) -> None:
+        """Apply a raw move without checking it (the solver's and replay's fast path)."""
+        self._stack.append((self.piles[:], self.down[:], self.pass_no, self.idle, m))
+        self.engine.apply(self, m)
+
+    def pop(self) -> Raw:
+        """Undo the last move; returns it."""
+        if not self._stack:
+            raise IndexError("no move to undo")
+        self.piles, self.down, self.pass_no, self.idle, m = self._stack.pop()
+        return m
+
+    @property
+    def history(self) -> list[Raw]:
+        return [entry[-1] for entry in self._stack]
+
+    def to_raw(self, move: Move) -> Raw:
+        """The raw legal move for ``move``; IllegalMoveError with the reason if there is none."""
+        if move.is_reveal:
+            return self._reveal_raw(move)
+        eng = self.engine
+        for name in (move.src, move.dst):
+            if name is not None and name not in eng.index and not (name == "f" and eng.F):
+                raise IllegalMoveError(str(move), self._no_pile(name))
+        src = eng.index.get(move.src, -1)
+        if move.src == "s" and move.dst is None:
+            for m in self.raw_moves():
+                if m[0] == STOCK:
+                    return m
+            raise IllegalMoveError(str(move), self._explain(move))
+        dst_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset
+        legal = self.raw_moves()
+        for m in legal:
+            if eng.move_of(m) == move:
+                return m
+        if dst_f and move.dst != "f":
+            # An explicit foundation (f2): legal when that very pile takes the card.
+            f = eng.index[move.dst]
+            for m in legal:
+                if m[0] == MOVE and m[1] == src and m[3] in eng.Fset and (
+                        move.count in (0, m[2])):
+                    p = self.piles[f]
+                    card = self.piles[src][-m[2]]
+                    fits = (card in eng.f_base[f]) if not p else (
+                        len(p) < eng.f_max[f] and card in eng.f_on[f][p[-1]])
+                    if eng.complete_runs:
+                        fits = not p
+                    if fits:
+                        return (m[0], m[1], m[2], f)
+        raise IllegalMoveError(str(move), self._explain(move))
+
+    def _reveal_raw(self, move: Move) -> Raw:
+        eng = self.engine
+        if move.src not in eng.index:
+            raise IllegalMoveError(str(move), self._no_pile(move.src))
+        i = eng.index[move.src]
+        if (i, ) not in {(j,) for j, _ in self.pending_reveals()}:
+            raise IllegalMoveError(str(move), f"{move.src} has no turned-up card waiting to be "
+                                              f"named")
+        code = move.card
+        if code == UNKNOWN:
+            raise IllegalMoveError(str(move), "name the card that was turned up, e.g. t3=9c")
+        if code not in self.unseen():
+            c = CARDS[code]
+            why = "is not in this variant's deck" if c.rank not in self.variant.rank_values \
+                else "has already been seen" + (
+                    " (twice: both decks' copies)" if self.variant.decks == 2 else "")
+            raise IllegalMoveError(str(move), f"{c} {why}; the card turned up must be one "
+                                              f"still unseen")
+        return (REVEAL, i, code, -1)
+
+    def check(self, move: Move | str) -> Verdict:
+        """Whether ``move`` is legal here, and if not, the reason a player understands."""
+        try:
+            if isinstance(move, str):
+                move = Move.parse(move)
+            self.to_raw(move)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            return Verdict(False, getattr(exc, "reason", str(exc)))
+        return Verdict(True)
+
+    def push(self, move: Move | Raw) -> None:
+        """Apply ``move`` without re-checking it (use :meth:`play` for checked input)."""
+        self.push_raw(self.to_raw(move) if isinstance(move, Move) else move)
+
+    def play(self, text: str | Move) -> Move:
+        """Parse (leniently), check and apply; returns the canonical move. Raises Invalid-,
+        Illegal- or AmbiguousMoveError and leaves the position unchanged on refusal."""
+        move = self.parse_move(text) if isinstance(text, str) else text
+        self.push_raw(self.to_raw(move))
+        return move
+
+    def parse_move(self, text: str) -> Move:
+        """Lenient input → the canonical legal move.
+
+        Accepts pile notation (``t3 t5``) and card notation: a card for the source
+        (``7h t4``), for the target (``t6 8s``), alone (``7h``: its only legal move) or as a
+        pair (``5c 8d``). Raises InvalidMoveError, IllegalMoveError or AmbiguousMoveError.
+        """
+        try:
+            move = Move.parse(text)
+        except InvalidMoveError:
+            move = None
+        if move is not None and (move.is_reveal or all(
+                t is None or t in self.engine.index or t == "f" for t in (move.src, move.dst))):
+            self.to_raw(move)
+            return move
+        return self._parse_card_notation(text)
+
+    def _parse_card_notation(self, text: str) -> Move:
+        eng = self.engine
+        tokens = text.strip().lower().split()
+        if not 1 <= len(tokens) <= 2:
+            raise InvalidMoveError(f"{text!r} is not a move: type e.g. t3 t5, 7h t4 or 7h")
+        specs: list[tuple[str, object]] = []
+        for tok in tokens:
+            if tok in eng.index or (tok == "f" and eng.F):
+                specs.append(("pile", tok))
+                continue
+            try:
+                specs.append(("card", Card.parse(tok).code))
+            except InvalidCardError:
+                raise InvalidMoveError(
+                    f"{tok!r} in {text!r} is neither a pile of {self.variant.name} ("
+                    + _name_ranges(eng.names) + ") nor a card (7h, 10♠, qs)") from None
+        matches = [m for m in self.raw_moves() if m[0] != STOCK and self._matches(m, specs)]
+        texts = sorted({eng.text(m) for m in matches})
+        if not texts:
+            raise IllegalMoveError(text.strip(), self._explain_cards(specs))
+        if len(texts) > 1:
+            raise AmbiguousMoveError(text.strip(), texts)
+        return eng.move_of(matches[0])
+
+    def _matches(self, m: Raw, specs) -> bool:
+        """Whether raw move ``m`` fits the tokens (pile names or cards) the player typed."""
+        kind, a, n, b = m
+        mv = self.engine.move_of(m)
+        piles = self.piles
+
+        def fits(spec, name, card) -> bool:
+            return name == spec[1] if spec[0] == "pile" else card == spec[1]
+
+        if kind == PAIR:
+            ends = [(mv.src, piles[a][-1]), (mv.dst, piles[b][-1])]
+            if len(specs) == 1:
+                return any(fits(specs[0], *e) for e in ends)
+            return (fits(specs[0], *ends[0]) and fits(specs[1], *ends[1])) or \
+                (fits(specs[0], *ends[1]) and fits(specs[1], *ends[0]))
+        lifted = piles[a][-n] if kind == MOVE else piles[a][-1]
+        if not fits(specs[0], mv.src, lifted):
+            return False
+        if len(specs) == 1:
+            return True
+        spec = specs[1]
+        if spec[0] == "pile":
+            return mv.dst == spec[1]
+        return bool(piles[b]) and piles[b][-1] == spec[1]
+
+    def _explain_cards(self, specs) -> str:
+        from .explain import explain_cards
+        return explain_cards(self, specs)
+
+    def _explain(self, move: Move) -> str:
+        from .explain import explain
+        return explain(self, move)
+
+    # ------------------------------------------------------------------ hidden cards
+    def pending_reveals(self) -> list[tuple[int, int]]:
+        """(pile, height) of every face-up card not named yet, bottom to top."""
+        out = []
+        for i, p in enumerate(self.piles):
+            d = self.down[i]
+            for k in range(d, len(p)):
+                if p[k] == UNKNOWN:
+                    out.append((i, k))
+        return out
+
+    def unseen(self) -> Counter:
+        """The cards not yet identified anywhere in the position (a multiset of codes)."""
+        v = self.variant
+        deck = Counter(c.code for c in CARDS if c.rank in v.rank_values)
+        for c in deck:
+            deck[c] = v.decks
+        for p in self.piles:
+            for c in p:
+                if c != UNKNOWN:
+                    deck[c] -= 1
+        return +deck
+
+    def reveal(self, pile: str, card: Card | str) -> None:
+        """Name the lowest face-up unknown card of ``pile`` (checked against the unseen)."""
+        if isinstance(card, str):
+            card = Card.parse(card)
+        self.push_raw(self.to_raw(Move(pile, None, 0, card.code)))
+
+    # ------------------------------------------------------------------ game over
+    def is_won(self) -> bool:
+        from .explain import is_won
+        return is_won(self)
+
+    def is_blocked(self) -> bool:
+        """Unlimited passes, the stock is spent, and the whole last pass changed nothing."""
+        eng = self.engine
+        return (eng.passes == 0 and eng.S >= 0 and self.idle and not self.piles[eng.S]
+                and bool(self.piles[eng.W]))
+
+    def outcome(self) -> Outcome | None:
+        if self.is_won():
+            return Outcome(Termination.WON, self.score())
+        if self.is_blocked():
+            return Outcome(Termination.BLOCKED, self.score())
+        if not self.raw_moves():
+            return Outcome(Termination.NO_MOVES, self.score())
+        return None
+
+    def score(self) -> int | None:
+        """Golf's score: cards left in the tableau; minus the stock left when it is cleared."""
+        v = self.variant
+        if v.win != "tableau-empty":
+            return None
+        left = sum(len(self.piles[i]) for i in self.engine.T)
+        return left if left else -len(self.piles[self.engine.S])
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self) -> dict:
+        eng = self.engine
+        v = eng.variant
+        return {
+            "variant": v.key,
+            "options": {k: val for k, val in v.options},
+            "seed": self.seed,
+            "deal_version": DEAL_VERSION,
+            "piles": {name: {"cards": [code_json(c) for c in self.piles[i]],
+                             "face_down": self.down[i]}
+                      for i, name in enumerate(eng.names)},
+            "state": {"pass": self.pass_no, "idle": self.idle},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Position:
+        """Parse the JSON form defensively; a PositionError names what is wrong."""
+        from .variant import find_variant
+        if not isinstance(data, dict):
+            raise PositionError("a position must be a JSON object with 'variant' and 'piles'")
+        try:
+            key = find_variant(str(data["variant"]))
+            v = load_variant(key, dict(data.get("options") or {}))
+            eng = v.engine()
+            raw_piles = data["piles"]
+            if not isinstance(raw_piles, dict):
+                raise PositionError("'piles' must be an object of pile name → {cards, face_down}")
+            unknown = set(raw_piles) - set(eng.names)
+            if unknown:
+                raise PositionError(f"no pile {sorted(unknown)[0]!r} in {v.name}; its piles are "
+                                    + _name_ranges(eng.names))
+            piles, down = [], []
+            for name in eng.names:
+                entry = raw_piles.get(name, {"cards": [], "face_down": 0})
+                cards = [code_from_json(str(c).upper()) for c in entry.get("cards", [])]
+                fd = entry.get("face_down", 0)
+                if not isinstance(fd, int) or not 0 <= fd <= len(cards):
+                    raise PositionError(f"{name}: face_down must be 0..{len(cards)}, not {fd!r}")
+                piles.append(cards)
+                down.append(fd)
+            state = data.get("state") or {}
+            seed = data.get("seed")
+            if seed is not None and not isinstance(seed, int):
+                raise PositionError(f"seed must be a whole number or null, not {seed!r}")
+            dv = data.get("deal_version", DEAL_VERSION)
+            if dv != DEAL_VERSION:
+                raise PositionError(f"this position uses deal version {dv}; this companion "
+                                    f"deals version {DEAL_VERSION}")
+            pos = cls(eng, piles, down, pass_no=int(state.get("pass", 1)),
+                      idle=bool(state.get("idle", False)), seed=seed)
+        except KeyError as exc:
+            raise PositionError(f"the position has no {exc.args[0]!r} entry") from None
+        except (TypeError, AttributeError, ValueError) as exc:
+            if isinstance(exc, PositionError):
+                raise
+            raise PositionError(f"the position is malformed: {exc}") from None
+        return pos
+
+    def fingerprint(self) -> str:
+        return fingerprint(self.to_json())
+
+    # ------------------------------------------------------------------ validity
+    def status(self) -> Status:
+        v = self.variant
+        st = Status.VALID
+        counts = Counter(c for p in self.piles for c in p)
+        unknown = counts.pop(UNKNOWN, 0)
+        for code, n in counts.items():
+            if CARDS[code].rank not in v.rank_values:
+                st |= Status.UNKNOWN_CARD_FOR_VARIANT
+            elif n > v.decks:
+                st |= Status.TOO_MANY_COPIES
+        if sum(counts.values()) + unknown != v.deck_size:
+            st |= Status.WRONG_CARD_COUNT
+        for i, p in enumerate(self.piles):
+            if self.down[i] > len(p):
+                st |= Status.BAD_FACE_DOWN
+        eng = self.engine
+        if eng.tmax and any(len(self.piles[i]) > eng.tmax for i in eng.T):
+            st |= Status.PILE_TOO_FULL
+        return st
+
+    def is_valid(self) -> bool:
+        return self.status() == Status.VALID
+
+    def text(self, symbols: bool = True) -> str:
+        """One line per pile: ``t3: ## ## 9♣ 8♥`` (``##`` face down)."""
+        lines = []
+        for i, name in enumerate(self.engine.names):
+            p = self.piles[i]
+            cells = ["##" if k < self.down[i] else code_text(c, symbols) for k, c in enumerate(p)]
+            lines.append(f"{name}: " + " ".join(cells))
+        return "\n".join(lines)
+
+
+class LegalMoves:
+    """A lazy view of the legal moves: iterate, ``in``, ``len``, ``bool``; repr lists them."""
+
+    def __init__(self, position: Position):
+        self.position = position
+
+    def __iter__(self):
+        eng = self.position.engine
+        return (eng.move_of(m) for m in self.position.raw_moves())
+
+    def __len__(self) -> int:
+        return len(self.position.raw_moves())
+
+    count = __len__
+
+    def __bool__(self) -> bool:
+        return bool(self.position.raw_moves())
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except InvalidMoveError:
+                return False
+        return isinstance(move, Move) and not move.is_reveal and \
+            self.position.check(move).ok
+
+    def __repr__(self) -> str:
+        return "<LegalMoves: " + ", ".join(str(m) for m in self) + ">"
+
+
+def _name_ranges(names) -> str:
+    """``t1-t7, f1-f4, s, w`` from the full list."""
+    groups: list[list[str]] = []
+    for n in names:
+        prefix = n.rstrip("0123456789")
+        if groups and groups[-1][0].rstrip("0123456789") == prefix and n != prefix:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return ", ".join(g[0] if len(g) == 1 else f"{g[0]}-{g[-1]}" for g in groups)
