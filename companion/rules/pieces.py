@@ -135,8 +135,8 @@ class Foundations:
     def phrase(self) -> str:
         if self.complete_runs:
             return "a complete suit from K down to A is lifted off to the foundations"
-        return f"foundations start with {'an' if self.base == 'A' else 'a'} {self.base} and " \
-               f"{self.build.phrase()}"
+        base = "an ace" if self.base == "A" else "a king" if self.base == "K" else f"a {self.base}"
+        return f"each starts with {base} and {self.build.phrase()}"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,116 @@
+"""The command line: one click group whose subcommands load lazily.
+
+Each command parses its options, then imports the library code it needs inside its body, so
+``companion --help`` stays instant (no engine, no numpy, cv2 or reportlab). No rule logic lives
+here: commands ask :mod:`companion.rules`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from .. import __version__
+
+# name -> (module, attribute, one-line help shown by `companion --help` without importing it)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "variants": ("companion.cli.info", "variants", "List the variants, or show one with its options."),
+    "deal": ("companion.cli.engine_cmds", "deal", "Draw the seeded deal of a variant."),
+    "moves": ("companion.cli.engine_cmds", "moves", "List the legal moves in a position."),
+    "check": ("companion.cli.engine_cmds", "check", "Apply moves and check each one against the rules."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, help_) for name, (_, _, help_) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else None
+        if name is not None and name not in COMMANDS and not name.startswith("-"):
+            import difflib
+            close = difflib.get_close_matches(name, list(COMMANDS), n=3)
+            hint = f" Did you mean: {', '.join(close)}?" if close else ""
+            raise click.UsageError(f"no command {name!r}.{hint} See `companion --help`.", ctx)
+        return super().resolve_command(ctx, args)
+
+
+def _version(ctx, param, value):
+    if not value or ctx.resilient_parsing:
+        return
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    click.echo(f"companion {__version__} (installed at {here}; Python {sys.version.split()[0]})")
+    ctx.exit()
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the version, where it is installed, and the Python version.")
+@click.option("--ascii", "ascii_", is_flag=True, default=None,
+              help="Write suits as letters (7h) instead of symbols (7♥).")
+@click.option("--color/--no-color", default=None,
+              help="Red suits in red. Default: on for a terminal, off when NO_COLOR is set "
+                   "or output is piped.")
+@click.pass_context
+def cli(ctx, ascii_, color):
+    """A companion for patience played with a real deck of cards.
+
+    \b
+    Deal a seeded game, list and check moves against the rules of more than
+    thirty patience games. Cards are typed as rank then suit: 7h, 10♠, Qs, Td.
+    Moves name piles: `t3 t5`, `t3:4 t5` (four cards), `t3 f`, `w t2`, `s`.
+
+    \b
+    Start with:
+      companion variants
+      companion deal klondike --seed 7
+      companion moves klondike --seed 7
+    """
+    from .common import Display
+    ctx.obj = Display.detect(ascii_=ascii_, color=color)
+
+
+def main(argv=None) -> int:
+    """Entry point: click's own error handling, plus no traceback for anything we raised."""
+    from ..errors import CompanionError
+    try:
+        code = cli.main(args=argv, prog_name="companion", standalone_mode=False)
+        return code if isinstance(code, int) else 0
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        return 1
+    except CompanionError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug: say so plainly, keep the traceback for reports
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        click.echo(f"Internal error: {type(exc).__name__}: {exc}\n"
+                   "This is a bug in companion. Run again with COMPANION_DEBUG=1 for the "
+                   "traceback and report it.", err=True)
+        return 3
+
+
+def run() -> None:
+    sys.exit(main())

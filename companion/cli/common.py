@@ -1,0 +1,197 @@
+"""Shared CLI pieces: display detection, parameter types, and loading a position.
+
+Imports only click and the standard library at module level; the rules engine is imported
+inside functions so that `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+MAX_POSITION_BYTES = 1_000_000
+
+
+@dataclass
+class Display:
+    symbols: bool = True
+    colour: bool = False
+
+    @classmethod
+    def detect(cls, ascii_: bool | None = None, color: bool | None = None) -> Display:
+        symbols = not ascii_ and _can_encode(sys.stdout, "♠♥♦♣░·")
+        if color is None:
+            color = (not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+                     and sys.stdout.isatty())
+        return cls(symbols=symbols, colour=bool(color))
+
+    def card(self, code: int) -> str:
+        from ..cards import code_text
+        text = code_text(code, self.symbols)
+        if self.colour and code < 52 and code // 13 in (1, 2):
+            return click.style(text, fg="red")
+        return text
+
+    def text(self, s: str) -> str:
+        """Replace suit symbols by letters when the terminal cannot show them."""
+        if self.symbols:
+            return s
+        for sym, letter in zip("♠♥♦♣", "shdc", strict=True):
+            s = s.replace(sym, letter)
+        return s
+
+
+def _can_encode(stream, text: str) -> bool:
+    enc = getattr(stream, "encoding", None) or "ascii"
+    try:
+        text.encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def display() -> Display:
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_object(Display) if ctx else None
+    return obj or Display.detect()
+
+
+class VariantType(click.ParamType):
+    """A variant key or alias, with close matches suggested on a typo."""
+
+    name = "VARIANT"
+
+    def convert(self, value, param, ctx):
+        from ..errors import VariantError
+        from ..rules import find_variant
+        try:
+            return find_variant(value)
+        except VariantError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class SeedType(click.ParamType):
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            seed = value
+        else:
+            try:
+                seed = int(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a seed: use a whole number such as 42", param, ctx)
+        if not 0 <= seed <= 2**32 - 1:
+            self.fail(f"{seed} is out of range: seeds run from 0 to {2**32 - 1}", param, ctx)
+        return seed
+
+
+VARIANT = VariantType()
+SEED = SeedType()
+
+
+def _set_ascii(ctx, param, value):
+    if value:
+        ctx.ensure_object(Display).symbols = False
+
+
+def _set_colour(ctx, param, value):
+    if value is not None:
+        ctx.ensure_object(Display).colour = value
+
+
+def display_flags(f):
+    """--ascii and --color/--no-color on a subcommand too, not only before it."""
+    f = click.option("--color/--no-color", default=None, expose_value=False,
+                     callback=_set_colour, help="Red suits in red (default: on in a terminal, "
+                                                "off with NO_COLOR or when piped).")(f)
+    return click.option("--ascii", is_flag=True, expose_value=False, callback=_set_ascii,
+                        help="Write suits as letters (7h) instead of symbols (7♥).")(f)
+
+
+def option_flag(f):
+    return click.option(
+        "--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+        help="A rule option of the variant (repeatable); `companion variants VARIANT` "
+             "lists them, e.g. --option draw=1.")(f)
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for item in pairs:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{item!r}: write NAME=VALUE, e.g. draw=1",
+                                     param_hint="--option")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def load_variant_or_fail(key: str, options: dict):
+    from ..errors import VariantError
+    from ..rules import load_variant
+    try:
+        return load_variant(key, options)
+    except VariantError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
+
+
+def read_position(path: str, variant_key: str | None, options: dict):
+    """A position from a JSON file (defensively: size, JSON, shape, variant)."""
+    from ..errors import PositionError
+    from ..rules import Position
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_POSITION_BYTES:
+            raise click.BadParameter(f"{path} is {size} bytes; a position file is at most "
+                                     f"{MAX_POSITION_BYTES}", param_hint="--position")
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise click.BadParameter(f"no file {path}", param_hint="--position") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.BadParameter(f"{path} is not a readable JSON position: {exc}",
+                                 param_hint="--position") from None
+    if isinstance(data, dict) and options:
+        data = {**data, "options": {**(data.get("options") or {}), **options}}
+    try:
+        pos = Position.from_json(data)
+    except PositionError as exc:
+        raise click.BadParameter(f"{path}: {exc}", param_hint="--position") from None
+    if variant_key is not None and pos.variant.key != variant_key:
+        raise click.BadParameter(
+            f"{path} holds a {pos.variant.key} position, not {variant_key}",
+            param_hint="--position")
+    return pos
+
+
+def start_position(variant_key: str, seed: int | None, position: str | None, options: dict):
+    from ..rules import Position
+    if position is not None and seed is not None:
+        raise click.UsageError("give either --seed or --position, not both")
+    if position is not None:
+        return read_position(position, variant_key, options)
+    if seed is None:
+        raise click.UsageError("say which deal: --seed N (a seeded deal) or --position FILE")
+    return Position.deal(load_variant_or_fail(variant_key, options), seed)
+
+
+def split_moves(texts) -> list[str]:
+    """Moves from arguments or a file: one per argument/line, or separated by , or ;"""
+    out = []
+    for text in texts:
+        for line in str(text).splitlines():
+            line = line.split("#", 1)[0]
+            for part in line.replace(";", ",").split(","):
+                if part.strip():
+                    out.append(part.strip())
+    return out
+
+
+def echo_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))

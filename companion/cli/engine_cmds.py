@@ -1,0 +1,208 @@
+"""`companion deal`, `companion moves`, `companion check`: the rules engine at the command line."""
+
+from __future__ import annotations
+
+import secrets
+
+import click
+
+from .common import (
+    SEED,
+    VARIANT,
+    display,
+    display_flags,
+    echo_json,
+    option_flag,
+    parse_options,
+    split_moves,
+    start_position,
+)
+
+
+def _render(pos) -> str:
+    from ..render.text import render
+    d = display()
+    return render(pos, symbols=d.symbols, colour=d.colour)
+
+
+def _title(pos) -> str:
+    v = pos.variant
+    seed = "physical deal" if pos.seed is None else f"seed {pos.seed}"
+    opts = v.changed_options()
+    extra = (", " + ", ".join(f"{k}={val}" for k, val in opts.items())) if opts else ""
+    return f"{v.name} ({v.key}), {seed}{extra}"
+
+
+def _outcome_json(pos):
+    o = pos.outcome()
+    if o is None:
+        return None
+    return {"result": o.result(), "termination": o.termination.value, "score": o.score}
+
+
+def _outcome_text(pos) -> str:
+    o = pos.outcome()
+    if o is None:
+        return ""
+    if o.won:
+        return "Won." + (f" Score {o.score}." if o.score is not None else "")
+    why = {"no-moves": "no legal move is left",
+           "blocked": "a whole pass through the stock changed nothing"}[o.termination.value]
+    return f"Lost: {why}." + (f" Score {o.score}." if o.score is not None else "")
+
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.option("--seed", type=SEED, help="Which deal (0 to 4294967295). Default: a random one, "
+                                        "printed so you can deal it again.")
+@option_flag
+@display_flags
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the position in its JSON form (with the deck order and fingerprint).")
+def deal(variant, seed, options, as_json):
+    """Draw the layout of VARIANT as dealt for a seed.
+
+    The same seed gives the same deal on every machine and every later
+    version (see seeds/README.md). Face-down cards are drawn as backs; pile
+    names (t1, f1, s, w ...) are those that moves use.
+
+    \b
+    Examples:
+      companion deal klondike --seed 42
+      companion deal spider --seed 7 --json
+      companion deal klondike --seed 42 --option draw=1
+    """
+    from ..rules import deck_order
+    from .common import load_variant_or_fail
+    v = load_variant_or_fail(variant, parse_options(options))
+    if seed is None:
+        seed = secrets.randbelow(1_000_000) + 1
+    from ..rules import Position
+    pos = Position.deal(v, seed)
+    if as_json:
+        from ..cards import code_json
+        data = pos.to_json()
+        data["fingerprint"] = pos.fingerprint()
+        data["deck_order"] = [code_json(c) for c in deck_order(v, seed)]
+        echo_json(data)
+        return
+    click.echo(_title(pos))
+    click.echo(_render(pos))
+
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.option("--seed", type=SEED, help="Start from the seeded deal N.")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False),
+              help="Start from a position in its JSON form (as `deal --json` writes it).")
+@click.option("--after", multiple=True, metavar="MOVES",
+              help="Moves to play first, separated by commas: --after 't1 t7, s'.")
+@option_flag
+@display_flags
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def moves(variant, seed, position_file, after, options, as_json):
+    """List the legal moves of VARIANT in a position.
+
+    The position is a seeded deal (--seed) or a JSON file (--position), after
+    any moves given with --after. Moves are listed in canonical notation, in
+    the engine's documented order.
+
+    \b
+    Examples:
+      companion moves klondike --seed 42
+      companion moves klondike --seed 42 --after 's, w t3'
+      companion moves spider --position game.json --json
+    """
+    pos = start_position(variant, seed, position_file, parse_options(options))
+    played = _play_all(pos, split_moves(after), as_json, label="--after")
+    if played is None:
+        click.get_current_context().exit(1)
+    legal = [str(m) for m in pos.legal_moves]
+    if as_json:
+        echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
+                   "seed": pos.seed, "after": played, "moves": legal, "count": len(legal),
+                   "outcome": _outcome_json(pos), "position": pos.to_json()})
+        return
+    if after:
+        click.echo(_render(pos))
+    if legal:
+        click.echo(f"{len(legal)} legal move{'s' if len(legal) != 1 else ''}: "
+                   + ", ".join(legal))
+    else:
+        click.echo("No legal move.")
+    end = _outcome_text(pos)
+    if end:
+        click.echo(end)
+
+
+def _play_all(pos, texts, as_json, label="move"):
+    """Play ``texts`` in order; on the first refusal report it and return None."""
+    from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+    played = []
+    for n, text in enumerate(texts, 1):
+        try:
+            move = pos.play(text)
+        except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as exc:
+            reason = getattr(exc, "reason", None) or str(exc)
+            if as_json:
+                echo_json({"ok": False, "played": played,
+                           "failed": {"index": n, "move": text, "reason": reason},
+                           "position": pos.to_json()})
+            else:
+                d = display()
+                click.echo(d.text(f"Move {n} ({text}) refused: {reason}"), err=True)
+            return None
+        played.append(str(move))
+    return played
+
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.argument("move_args", nargs=-1, metavar="MOVE...")
+@click.option("--seed", type=SEED, help="Start from the seeded deal N.")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False),
+              help="Start from a position in its JSON form.")
+@click.option("--moves-file", type=click.File("r", encoding="utf-8"),
+              help="Read the moves from a file: one per line (or separated by commas); "
+                   "# starts a comment. Use - for standard input.")
+@option_flag
+@display_flags
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not draw the final position.")
+def check(variant, move_args, seed, position_file, moves_file, options, as_json, quiet):
+    """Apply MOVEs to a position of VARIANT, checking each against the rules.
+
+    Each MOVE is one argument (quote moves with spaces), or several moves in
+    one argument separated by commas. Card notation works too: `7h t4`, or
+    `7h` alone when it has one legal move. At the first illegal move the
+    reason is printed and the exit status is 1; otherwise the final position
+    and the moves in canonical notation are printed.
+
+    \b
+    Examples:
+      companion check klondike --seed 42 "t1 t7" s "w t3"
+      companion check klondike --seed 42 "t1 t7, s, w t3"
+      companion check spider --seed 7 --moves-file game.txt --json
+    """
+    if move_args and moves_file:
+        raise click.UsageError("give the moves as arguments or with --moves-file, not both")
+    texts = split_moves(move_args) if move_args else (
+        split_moves([moves_file.read()]) if moves_file else [])
+    if not texts:
+        raise click.UsageError("no moves to check: give them as arguments (companion check "
+                               "klondike --seed 1 's' 't1 t7') or with --moves-file FILE")
+    pos = start_position(variant, seed, position_file, parse_options(options))
+    played = _play_all(pos, texts, as_json)
+    if played is None:
+        click.get_current_context().exit(1)
+    if as_json:
+        echo_json({"ok": True, "played": played, "outcome": _outcome_json(pos),
+                   "position": pos.to_json()})
+        return
+    click.echo(f"{len(played)} move{'s' if len(played) != 1 else ''} legal: " + ", ".join(played))
+    if not quiet:
+        click.echo(_title(pos))
+        click.echo(_render(pos))
+    end = _outcome_text(pos)
+    if end:
+        click.echo(end)

@@ -1,0 +1,1 @@
+"""Consumers of positions: terminal text now, PDF sheets later. Never decides legality."""
