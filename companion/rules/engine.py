@@ -128,7 +128,8 @@ class Engine:
             g(pos, out)
         if self.S >= 0 and self.can_stock(pos):
             out.append((STOCK, self.S, 0, -1))
-        elif self.gaps and not out and pos.pass_no <= self.gaps.redeals:
+        elif self.gaps and not out and pos.pass_no <= self.gaps.redeals \
+                and not all(k == self.gaps.columns - 1 for k in self.kept_runs(pos.piles)):
             out.append((STOCK, -1, 0, -1))
         return out
 
@@ -205,7 +206,7 @@ class Engine:
         return ()
 
     def _gen_tableau(self, pos, out) -> None:
-        piles, down = pos.piles, pos.down
+        piles = pos.piles
         tb, tmax, T = self.tbuild, self.tmax, self.T
         space = self.space
         tops = [(j, piles[j][-1] if piles[j] else -1) for j in T]
@@ -220,9 +221,9 @@ class Engine:
                     if j == i:
                         continue
                     if t < 0:
-                        if space == "any" or (space == "kings" and RANK_OF[base] == KING):
-                            if not whole:
-                                out.append((MOVE, i, k, j))
+                        if not whole and (space == "any" or
+                                          (space == "kings" and RANK_OF[base] == KING)):
+                            out.append((MOVE, i, k, j))
                         continue
                     if tb[t][base] and (not tmax or len(piles[j]) + k <= tmax):
                         out.append((MOVE, i, k, j))
@@ -521,7 +522,7 @@ class Engine:
 
     def card_of(self, pos, m: Raw) -> int:
         """The card a move lifts (the bottom card of its unit); UNKNOWN for the stock."""
-        kind, a, n, b = m
+        kind, a, n, _ = m
         if kind in (MOVE, FOLD, PAIR) and a >= 0 and pos.piles[a]:
             return pos.piles[a][-n] if kind == MOVE else pos.piles[a][-1]
         return UNKNOWN

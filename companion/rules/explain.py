@@ -24,6 +24,10 @@ def explain(pos, move: Move) -> str:
         return _explain_stock(pos)
     a = eng.index.get(move.src, -1)
     src = move.src
+    if (a in eng.Fset or src == "f") and not eng.f_returns and eng.F:
+        return f"cards on the foundations stay there in {name}"
+    if a < 0 and src == "f":
+        return "name the foundation the card comes from, e.g. f1 t3"
     p = piles[a] if a >= 0 else ()
     if move.dst is None and not v.pairs:
         return f"say where {src} goes, e.g. `{src} f` or `{src} t1`"
@@ -31,8 +35,6 @@ def explain(pos, move: Move) -> str:
         return "stock cards come into play only through the stock action: type s"
     if not p:
         return f"{src} is empty"
-    if a in eng.Fset and not eng.f_returns:
-        return f"cards on the foundations stay there in {name}"
     if a == eng.X:
         return f"cards put aside in x are out of play in {name}"
     top = p[-1]
@@ -53,9 +55,9 @@ def explain(pos, move: Move) -> str:
             up = len(p) - pos.down[a]
             if n > up:
                 return f"{src} has only {up} face-up card{'s' if up != 1 else ''}"
-            if move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset:
-                if not eng.complete_runs:
-                    return "only one card at a time goes to a foundation"
+            to_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset
+            if to_f and not eng.complete_runs:
+                return "only one card at a time goes to a foundation"
             return f"{n} cards of {src} cannot move as one unit: in {name} " \
                    f"{eng.tab.move_phrase()}"
     elif n > 1:
@@ -240,11 +242,11 @@ def explain_cards(pos, specs) -> str:
     if len(specs) == 2:
         second = specs[1]
         dst = second[1] if second[0] == "pile" else where.get(second[1], "?")
-        p = pos.piles[eng.index[src]]
-        count = 0
-        if first[0] == "card" and p and p[-1] != first[1]:
-            count = len(p) - p.index(first[1], pos.down[eng.index[src]])
         try:
+            p = pos.piles[eng.index[src]]
+            count = 0
+            if first[0] == "card" and p and p[-1] != first[1]:
+                count = len(p) - p.index(first[1], pos.down[eng.index[src]])
             return explain(pos, Move(src, dst, count if count > 1 else 0))
         except (KeyError, ValueError, IndexError):
             pass

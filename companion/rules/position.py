@@ -22,7 +22,7 @@ from ..errors import (
 )
 from .deal import DEAL_VERSION, deck_order, fingerprint, lay_out
 from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw
-from .moves import Move
+from .moves import PILE_RE, Move
 from .variant import Variant, load_variant
 
 
@@ -169,15 +169,16 @@ class Position:
         if move.is_reveal:
             return self._reveal_raw(move)
         eng = self.engine
-        for name in (move.src, move.dst):
-            if name is not None and name not in eng.index and not (name == "f" and eng.F):
-                raise IllegalMoveError(str(move), self._no_pile(name))
-        src = eng.index.get(move.src, -1)
         if move.src == "s" and move.dst is None:
+            # The stock action; Gaps has no pile s but redeals with it.
             for m in self.raw_moves():
                 if m[0] == STOCK:
                     return m
             raise IllegalMoveError(str(move), self._explain(move))
+        for name in (move.src, move.dst):
+            if name is not None and name not in eng.index and not (name == "f" and eng.F):
+                raise IllegalMoveError(str(move), self._no_pile(name))
+        src = eng.index.get(move.src, -1)
         dst_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset
         legal = self.raw_moves()
         for m in legal:
@@ -220,13 +221,17 @@ class Position:
         return (REVEAL, i, code, -1)
 
     def check(self, move: Move | str) -> Verdict:
-        """Whether ``move`` is legal here, and if not, the reason a player understands."""
+        """Whether ``move`` is legal here, and if not, the reason a player understands.
+
+        Text is read as :meth:`parse_move` reads it (card notation included); an ambiguous
+        text is refused with its candidates."""
         try:
             if isinstance(move, str):
-                move = Move.parse(move)
-            self.to_raw(move)
-        except (IllegalMoveError, InvalidMoveError) as exc:
-            return Verdict(False, getattr(exc, "reason", str(exc)))
+                self.parse_move(move)
+            else:
+                self.to_raw(move)
+        except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as exc:
+            return Verdict(False, getattr(exc, "reason", None) or str(exc))
         return Verdict(True)
 
     def push(self, move: Move | Raw) -> None:
@@ -251,7 +256,7 @@ class Position:
             move = Move.parse(text)
         except InvalidMoveError:
             move = None
-        if move is not None and (move.is_reveal or all(
+        if move is not None and (move.is_reveal or move == Move("s") or all(
                 t is None or t in self.engine.index or t == "f" for t in (move.src, move.dst))):
             self.to_raw(move)
             return move
@@ -270,6 +275,8 @@ class Position:
             try:
                 specs.append(("card", Card.parse(tok).code))
             except InvalidCardError:
+                if PILE_RE.match(tok):
+                    raise InvalidMoveError(self._no_pile(tok)) from None
                 raise InvalidMoveError(
                     f"{tok!r} in {text!r} is neither a pile of {self.variant.name} ("
                     + _name_ranges(eng.names) + ") nor a card (7h, 10♠, qs)") from None
