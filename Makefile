@@ -29,7 +29,7 @@ lint: $(STAMP)
 
 # Regenerate the deal fingerprints in seeds/ (only after a deliberate deal_version bump).
 seeds: $(STAMP)
-	$(BIN)/python -m companion.rules.catalogue --write seeds
+	$(BIN)/python -m companion.seeds --write seeds
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks build *.egg-info
