@@ -18,9 +18,21 @@ from .. import __version__
 # name -> (module, attribute, one-line help shown by `companion --help` without importing it)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "variants": ("companion.cli.info", "variants", "List the variants, or show one with its options."),
+    "rules": ("companion.cli.rules_cmd", "rules", "Print a variant's rules, move notation and options."),
     "deal": ("companion.cli.engine_cmds", "deal", "Draw the seeded deal of a variant."),
     "moves": ("companion.cli.engine_cmds", "moves", "List the legal moves in a position."),
     "check": ("companion.cli.engine_cmds", "check", "Apply moves and check each one against the rules."),
+    "sheet": ("companion.cli.sheet_cmds", "sheet", "Print setup sheets for seeded deals as a PDF."),
+    "printables": ("companion.cli.sheet_cmds", "printables", "Regenerate the printable assets (sample booklet, play mat)."),
+    "play": ("companion.cli.play_cmds", "play", "Record a game played with real cards, checking every move."),
+    "resume": ("companion.cli.play_cmds", "resume", "Go on with a recorded game."),
+    "games": ("companion.cli.play_cmds", "games", "List the recorded games."),
+    "show": ("companion.cli.play_cmds", "show", "Show a recorded game: position (at any move) and moves."),
+    "replay": ("companion.cli.play_cmds", "replay", "Replay a recorded game move by move."),
+    "stats": ("companion.cli.play_cmds", "stats", "Games, wins, win rate and moves per variant."),
+    "export": ("companion.cli.play_cmds", "export", "Write a recorded game as a plain-text record."),
+    "import": ("companion.cli.play_cmds", "import_cmd", "Read a game record into the database, replaying every move."),
+    "verify": ("companion.cli.play_cmds", "verify", "Check a dealt layout against a seeded deal."),
 }
 
 

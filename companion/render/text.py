@@ -49,12 +49,42 @@ def render(pos, *, symbols: bool = True, colour: bool = False) -> str:
         out += _line(pos, st)
     if v.gaps:
         out += _grid(pos, st)
+    if eng.R:
+        out += _reserves(pos, st)
     if v.tableau:
         if v.tableau.layout == "wings":
             out += _wings(pos, st)
+        elif v.tableau.layout == "fans":
+            out += _fans(pos, st)
         else:
             out += _columns(pos, st)
     return "\n".join(out)
+
+
+def _reserves(pos, st: Style) -> list[str]:
+    """Reserve piles in one line; a pile of several cards is spread (top card last)."""
+    eng = pos.engine
+    cells = []
+    for r in eng.R:
+        p = pos.piles[r]
+        cards = " ".join(st.card(c).strip() for c in p) if p else st.empty.strip()
+        cells.append(f"{eng.names[r]} {cards}")
+    return ["   ".join(cells)]
+
+
+def _fans(pos, st: Style, per_line: int = 5) -> list[str]:
+    """Fans (House games, Intelligence): each pile as a short row, top card last."""
+    eng = pos.engine
+    T = eng.T
+    width = max((len(pos.piles[i]) for i in T), default=1)
+    cells = []
+    for i in T:
+        p = pos.piles[i]
+        cards = " ".join(st.card(c, k >= pos.down[i]) for k, c in enumerate(p)) if p \
+            else st.empty
+        pad = " " * ((width - len(p)) * (W + 1)) if p else " " * ((width - 1) * (W + 1))
+        cells.append(f"{eng.names[i]:>3} {cards}{pad}")
+    return ["   ".join(cells[k:k + per_line]).rstrip() for k in range(0, len(cells), per_line)]
 
 
 def _pile_top(pos, st: Style, i: int) -> str:
@@ -74,7 +104,7 @@ def _header_line(pos, st: Style) -> str:
         count = len(s) - (1 if turned else 0)
         text = f"s [{count}]"
         if v.stock.deal == "tableau" and s:
-            per = max(len(eng.T), 1)
+            per = max(len(eng.T) * v.stock.per_pile, 1)
             text += f" ({-(-count // per)} deal{'s' if count > per else ''})"
         if turned:
             text += " " + st.card(s[-1]).strip()

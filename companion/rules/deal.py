@@ -63,9 +63,30 @@ def fresh_deck(v: Variant) -> list[int]:
     return [c.code for _ in range(v.decks) for c in CARDS if c.rank in ranks]
 
 
+class _DealAgain(Exception):
+    """A deal step's requirement failed (Tournament): shuffle the pack again and redeal."""
+
+
+RESHUFFLE_STREAM = 100
+"""Stream of the k-th reshuffle of a deal whose plan asks for one (``RESHUFFLE_STREAM + k``)."""
+
+
+def dealt(v: Variant, seed: int) -> tuple[list[int], list[list[int]], list[int]]:
+    """The deck order (top first) that the seed gives, and the layout dealt from it."""
+    fresh = fresh_deck(v)
+    for k in range(1000):
+        deck = shuffled(fresh, seed, stream=0 if k == 0 else RESHUFFLE_STREAM + k)
+        try:
+            piles, down = lay_out(v, deck)
+        except _DealAgain:
+            continue
+        return deck, piles, down
+    raise VariantError(f"{v.key}: no acceptable deal in 1000 shuffles")  # pragma: no cover
+
+
 def deck_order(v: Variant, seed: int) -> list[int]:
     """The whole deck, top card first, as the seed shuffles it: stack it so and deal."""
-    return shuffled(fresh_deck(v), seed)
+    return dealt(v, seed)[0]
 
 
 def pile_list(v: Variant, spec: str) -> list[int]:
@@ -114,12 +135,33 @@ def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
             raise VariantError(f"{v.key}: the deal plan needs more cards than the deck has")
         return rest.pop(0)
 
+    foundations = [i for i, n in enumerate(names) if n[0] == "f"]
+
+    def take_up(aces_up: bool) -> int:
+        """The next card; with ``aces_up`` aces go to empty foundations as they come."""
+        while True:
+            card = take()
+            if aces_up and card != UNKNOWN and RANK_OF[card] == 1:
+                home = next((f for f in foundations if not piles[f]), None)
+                if home is not None:
+                    piles[home].append(card)
+                    continue
+            return card
+
     for step in v.deal:
         targets = pile_list(v, step.piles)
         if step.step in ("row", "to", "rows"):
+            dealt_now = []
             for _ in range(step.rows if step.step == "rows" else 1):
                 for i in targets:
-                    put(i, take(), step.face)
+                    card = take_up(step.aces_up)
+                    dealt_now.append(card)
+                    put(i, card, step.face)
+            if step.require and UNKNOWN not in dealt_now:
+                from ..cards import rank_from_text
+                wanted = {rank_from_text(r) for r in step.require}
+                if not any(RANK_OF[c] in wanted for c in dealt_now):
+                    raise _DealAgain
         elif step.step == "triangle":
             for k, i in enumerate(targets):
                 put(i, take(), "up")
@@ -129,13 +171,16 @@ def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
             for i in targets:
                 for n in range(step.size):
                     last = n == step.size - 1
-                    put(i, take(), "up" if (last and step.turn_top) else step.face)
+                    put(i, take_up(step.aces_up), "up" if (last and step.turn_top) else step.face)
         elif step.step == "pull":
             from ..cards import rank_from_text
             rank = rank_from_text(step.rank)
             pulled = [c for c in rest if c != UNKNOWN and RANK_OF[c] == rank]
             if UNKNOWN in rest:
                 pulled = [UNKNOWN] * len(targets)
+            if len(pulled) != len(targets):
+                raise VariantError(f"{v.key}: the deal pulls {len(pulled)} cards of rank "
+                                   f"{step.rank} for {len(targets)} piles")
             for i, c in zip(targets, pulled, strict=True):
                 rest.remove(c)
                 put(i, c, "up")

@@ -33,16 +33,28 @@ def describe(v) -> list[str]:
         lines.append(f"Tableau ({_n(t.count)} piles): {t.build.phrase()}; {t.move_phrase()}; "
                      f"{t.space_phrase()}" + (f"; at most {t.max_cards} cards a pile"
                                               if t.max_cards else "") + ".")
+    if any(s.aces_up for s in v.deal):
+        lines.append("An ace met while dealing goes straight to a foundation and the next card "
+                     "takes its place.")
     if v.tableau and any(s.face == "down" for s in v.deal):
         lines.append("A face-down card is turned up as soon as it is uncovered.")
+    if v.reserve:
+        lines.append(_reserve(v))
     for f in v.foundations:
         if v.pairs:
             lines.append(f"Removed cards go to the discard pile {eng.names[eng.F[0]]}.")
             continue
-        text = f"Foundations ({_n(f.count)}): {f.phrase()}"
+        first = eng.F[sum(g.count for g in v.foundations[:v.foundations.index(f)])]
+        where = _where(eng.names, list(range(first, first + f.count)))
+        text = f"Foundations ({_n(f.count)}, {where}): {f.phrase()}"
+        if f.max_cards < 13:
+            text += f", up to the {RANK_TEXT[f.max_cards]}"
+        if f.transfer:
+            text += "; when the two foundations of a suit meet, cards may pass from one to " \
+                    "the other, one at a time"
         if not f.complete_runs:
             text += "; " + ("the top card may come back to the tableau" if f.returns
-                            else "cards never come back from them")
+                            else "cards never come back to the tableau")
         elif f.auto:
             text += " as soon as it is complete"
         else:
@@ -104,20 +116,32 @@ def _deal(v) -> list[str]:
         elif s.step in ("row", "to"):
             what = "one card" if len(piles) == 1 else f"a row of {_n(len(piles))} cards"
             out.append(f"Deal {what} {face} to {where}.")
+            if s.require:
+                out.append("If none of them is " + " or ".join(
+                    f"{'an' if r == 'A' else 'a'} {r}" for r in s.require)
+                    + ", gather the whole pack, shuffle it again and deal afresh.")
         elif s.step == "packets":
             top = ", the top one face up" if s.turn_top else ""
-            out.append(f"Deal {_n(len(piles))} piles of {_n(s.size)} cards {face}{top} "
-                       f"({where}), one pile at a time.")
+            several = len(piles) > 1
+            out.append(f"Deal {_n(len(piles)) + ' piles' if several else 'one pile'} of "
+                       f"{_n(s.size)} cards {face}{top} ({where})"
+                       + (", one pile at a time." if several else "."))
         elif s.step == "pull":
-            out.append(f"Take the {RANK_TEXT[_rank(s.rank)]}s out first and place them face up "
+            out.append(f"Take the {_plural(s.rank)} out first and place them face up "
                        f"in {where}, in the order they come.")
         elif s.step == "remove":
-            out.append(f"Then take the {RANK_TEXT[_rank(s.rank)]}s out of the layout and put "
+            out.append(f"Then take the {_plural(s.rank)} out of the layout and put "
                        f"them aside in {where}: the places they leave are the gaps.")
     if v.stock:
         out.append("The rest of the cards form the stock, face down." if v.deal
                    else "All the cards start in the stock, face down.")
     return out
+
+
+def _plural(rank: str) -> str:
+    from ..cards import RANK_NAMES
+    name = RANK_NAMES[_rank(rank)]
+    return name + ("es" if name.endswith("x") else "s")
 
 
 def _rank(text: str) -> int:
@@ -138,11 +162,40 @@ def _where(names, piles) -> str:
                      for r in runs)
 
 
+def _reserve(v) -> str:
+    r = v.reserve
+    names = f"r1-r{r.count}" if r.count > 1 else "r1"
+    text = f"Reserve ({names}): the top card of each is available to the foundations" + (
+        " and the tableau" if v.tableau and v.tableau.build.direction != "none" else "")
+    text += "; nothing is built on it"
+    if r.accepts != "none":
+        what = "a card" if r.accepts == "card" else "a card or a run"
+        src = " or ".join({"t": "the top of a tableau pile", "w": "the waste"}[x]
+                          for x in r.sources)
+        when = {"always": "", "stock-empty": ", once the whole stock has been dealt",
+                "last-pass": ", in the last pass"}[r.when]
+        text += f"; an empty place takes {what} from {src}{when}"
+    return text + "."
+
+
 def _stock(v) -> str:
     st = v.stock
+    if st.redeal == "shuffle":
+        return f"Stock: never played from directly; it refills emptied piles. Redeal (type s, " \
+               f"{_n(st.passes - 1)} times): gather the tableau and the stock, shuffle, and " \
+               f"deal again as at the start."
     passes = ("unlimited passes: turn the waste over as the new stock when the stock is empty"
               if st.passes == 0 else "one pass, no redeal" if st.passes == 1
               else f"{_n(st.passes)} passes in all")
+    if st.redeal == "gather":
+        passes = f"{_n(st.passes)} passes in all: when the stock is empty, type s to put each " \
+                 f"tableau pile on the one to its left, turn the packet over as the new stock " \
+                 f"and deal again"
+    if st.reserve_on_redeal:
+        passes += f"; at the redeal {_n(st.reserve_on_redeal)} cards go face up to the reserve"
+    if st.strict_last_pass:
+        passes += "; in the last pass every card turned must be played at once, or the game " \
+                  "is lost"
     if st.deal == "waste":
         if st.turn_up:
             return f"Stock (type s): turn up the top stock card in place; the next s moves it " \
@@ -152,8 +205,11 @@ def _stock(v) -> str:
             "; the top card of the waste is playable"
         return f"Stock (type s): turn {n} onto the waste{extra}; {passes}."
     if st.deal == "tableau":
-        cond = ", only when no tableau pile is empty" if st.no_empty_tableau else ""
-        return f"Stock (type s): deal one card face up onto every tableau pile{cond}."
+        cond = ", only when no tableau pile is empty" if st.no_empty_tableau else \
+            ", empty piles included"
+        n = "one card" if st.per_pile == 1 else f"{_n(st.per_pile)} cards"
+        more = f"; {passes}" if st.passes != 1 else ""
+        return f"Stock (type s): deal {n} face up onto every tableau pile{cond}{more}."
     if st.deal == "line":
         return "Stock (type s): deal the next card face up at the right end of the line; " \
                "play may stop for moves at any time."
@@ -170,6 +226,66 @@ def _win(v) -> str:
         "one-pile": "Won when all the cards are in one pile.",
         "gaps-rows": "Won when every row runs from its 2 to its king in one suit, with the gap "
                      "at the end.",
+        "tableau-full": f"Won when every tableau pile holds {v.tableau.max_cards if v.tableau else 13} cards.",
+        "octave": "Won when every foundation runs from ace to ten and the court cards stand in "
+                  "the tableau as columns of K, Q, J in alternating colours.",
     }[v.win] + " Lost when no move is left" + (
         ", or when a whole pass through the stock changes nothing." if v.stock and
         v.stock.passes == 0 else ".")
+
+
+def notation(v) -> list[tuple[str, str]]:
+    """The move forms a variant uses, with what each means (for `companion rules`, sheets)."""
+    eng = v.engine()
+    out: list[tuple[str, str]] = []
+    t = v.tableau
+    has_f = bool(eng.F) and not v.pairs
+    if v.pairs:
+        a, b = ("p12", "p20") if v.pyramid else ("t1", "t5")
+        out.append((f"{a} {b}", "remove the two available cards as a pair"))
+        if v.pairs.singles:
+            out.append(("p7 f", f"remove a {' or '.join(v.pairs.singles)} on its own"))
+        if v.pyramid:
+            out.append(("s w", "pair the card turned up on the stock with the waste's top card"))
+    if t and t.move != "none" and (t.build.direction != "none" or t.space != "none"):
+        out.append(("t3 t5", "the top card of t3 onto t5"))
+        if t.move not in ("single",) or t.space_unit:
+            out.append(("t3:4 t5", "four cards of t3 as one unit onto t5"))
+    if has_f and eng.complete_runs:
+        out.append(("t3 f", "lift the finished suit (K down to A) off t3"))
+    elif has_f:
+        out.append(("t3 f", "t3's top card to the foundation it fits (t3 f2 names one)"))
+    if v.waste and v.waste.build:
+        out.append(("t3 w", "t3's top card onto the waste"))
+    elif eng.W >= 0:
+        out.append(("w t2", "the waste's top card onto t2" + (" (w f: to a foundation)"
+                                                              if has_f else "")))
+    if eng.R:
+        if t and t.build.direction != "none":
+            out.append(("r1 t2", "the top card of reserve pile r1 onto t2 (r1 f: to a "
+                                 "foundation)"))
+        else:
+            out.append(("r1 f", "the top card of reserve pile r1 to a foundation"))
+        if v.reserve.accepts != "none":
+            out.append(("t3 r1", "into the empty reserve place r1"
+                        + (" (w r1 from the waste)" if "w" in v.reserve.sources else "")))
+    if eng.f_returns:
+        out.append(("f1 t3", "a foundation's top card back onto t3"))
+    if eng.f_transfer:
+        out.append(("f1 f5", "a card from one foundation onto the other of its suit"))
+    if v.accordion:
+        out.append(("p7 p6", "the pile at p7 onto the pile next to it (p7 p4: three to its left)"))
+    if v.gaps:
+        out.append(("b7 b2", "the card in cell b7 into the gap at b2"))
+        out.append(("s", "redeal, when every gap is blocked"))
+    elif v.stock:
+        out.append(("s", {
+            "waste": "turn the stock onto the waste (a new pass when it is empty)",
+            "tableau": "deal from the stock onto the tableau",
+            "line": "deal the next card at the end of the line",
+            "none": "redeal",
+        }[v.stock.deal] if v.stock.redeal != "shuffle" else "redeal"))
+    if any(s.face == "down" for s in v.deal) or v.stock:
+        out.append(("t3=9c", "a reveal: name the card just turned up (games from a shuffled deck)"))
+    out.append(("7h t4, 7h", "card notation: the engine finds the pile, or the only legal move"))
+    return out

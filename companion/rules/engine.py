@@ -38,6 +38,9 @@ class Engine:
         idx = self.index
         nm = self.names
         self.T = tuple(i for i, n in enumerate(nm) if n[0] == "t")
+        self.R = tuple(i for i, n in enumerate(nm) if n[0] == "r")
+        self.Rset = frozenset(self.R)
+        self.reserve = v.reserve
         self.F = tuple(i for i, n in enumerate(nm) if n[0] == "f")
         self.Fset = frozenset(self.F)
         self.Tset = frozenset(self.T)
@@ -56,6 +59,12 @@ class Engine:
         self.tmax = tab.max_cards if tab else 0
         self.unit = tab.move if tab else "none"
         self.space = tab.space if tab else "none"
+        self.space_unit = tab.space_unit if tab else ""
+        self.refill = tab.refill if tab else 0
+        self.autofill = self.space in ("auto-waste-stock", "auto-stock")
+        self.fill_first = bool(tab) and self.space == "reserve-then-waste" and tab.fill_first
+        self.strict_last = bool(v.stock) and v.stock.strict_last_pass
+        self.refill_aces = any(step.aces_up for step in v.deal)
 
         # Foundations: per pile, the codes accepted on an empty pile and on each top card.
         self.f_base: dict[int, tuple[int, ...]] = {}
@@ -65,6 +74,7 @@ class Engine:
         self.complete_runs = False
         self.auto_discard = False
         self.f_returns = False
+        self.f_transfer = False
         fi = iter(self.F)
         for group in v.foundations:
             table = group.build.table()
@@ -80,6 +90,7 @@ class Engine:
             self.complete_runs |= group.complete_runs
             self.auto_discard |= group.complete_runs and group.auto
             self.f_returns |= group.returns
+            self.f_transfer |= group.transfer
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
         self.pairs = v.pairs
         if v.pyramid:
@@ -109,8 +120,14 @@ class Engine:
             gens.append(self._gen_tableau)
         if self.W >= 0 and builds:
             gens.append(self._gen_waste_to_tableau)
+        if self.R and builds:
+            gens.append(self._gen_reserve_to_tableau)
+        if self.R and self.reserve.accepts != "none":
+            gens.append(self._gen_to_reserve)
         if self.f_returns:
             gens.append(self._gen_from_foundations)
+        if self.f_transfer:
+            gens.append(self._gen_transfers)
         if self.wbuild is not None:
             gens.append(self._gen_onto_waste)
         if self.pairs:
@@ -128,9 +145,22 @@ class Engine:
             g(pos, out)
         if self.S >= 0 and self.can_stock(pos):
             out.append((STOCK, self.S, 0, -1))
+        if self.fill_first or self.strict_last:
+            out = self._constrain(pos, out)
         elif self.gaps and not out and pos.pass_no <= self.gaps.redeals \
                 and not all(k == self.gaps.columns - 1 for k in self.kept_runs(pos.piles)):
             out.append((STOCK, -1, 0, -1))
+        return out
+
+    def _constrain(self, pos, out: list[Raw]) -> list[Raw]:
+        """Rules that narrow the choice: Gate's spaces first, Octave's turned card."""
+        piles = pos.piles
+        if self.strict_last and pos.pass_no >= self.passes and piles[self.W]:
+            return [m for m in out if m[0] == MOVE and m[1] == self.W]
+        if self.fill_first and any(not piles[i] for i in self.T):
+            fills = [m for m in out if m[0] == MOVE and m[3] in self.Tset and not piles[m[3]]]
+            if fills:
+                return fills
         return out
 
     def _foundation_map(self, piles) -> dict[int, int]:
@@ -153,7 +183,7 @@ class Engine:
         acc = self._foundation_map(piles)
         if not acc:
             return
-        for i in self.T:
+        for i in self.T + self.R:
             p = piles[i]
             if p and p[-1] in acc:
                 out.append((MOVE, i, 1, acc[p[-1]]))
@@ -203,29 +233,70 @@ class Engine:
             return (up, 1) if up > 1 else (1,)
         if unit == "face-up-block-only":
             return (up,)
+        if unit == "single-or-whole-pile":
+            return (n, 1) if n > 1 and up == n else (1,)
         return ()
+
+    def space_units(self, pos, i):
+        """Unit sizes of pile ``i`` that may move into a space (Harp: K-headed runs too)."""
+        if self.space_unit != "run":
+            return self.units(pos, i)
+        p = pos.piles[i]
+        if not p or p[-1] == UNKNOWN:
+            return ()
+        up, tb, k = len(p) - pos.down[i], self.tbuild, 1
+        while k < up and tb[p[-k - 1]][p[-k]]:
+            k += 1
+        return range(k, 0, -1)
+
+    def space_takes(self, pos, src: int, card: int) -> bool:
+        """Whether ``card`` from pile ``src`` may fill an empty tableau pile."""
+        sp = self.space
+        if self.refill and pos.piles[self.S]:
+            return False
+        if sp == "any":
+            return True
+        if sp == "kings":
+            return RANK_OF[card] == KING
+        if sp == "waste":
+            return src == self.W
+        piles = pos.piles
+        if sp == "auto-stock":
+            return not piles[self.S]
+        if sp == "auto-waste-stock":
+            return not piles[self.S] and not piles[self.W]
+        if sp == "reserve-then-waste":
+            if any(piles[r] for r in self.R):
+                return src in self.Rset
+            return src == self.W
+        return False
 
     def _gen_tableau(self, pos, out) -> None:
         piles = pos.piles
         tb, tmax, T = self.tbuild, self.tmax, self.T
         space = self.space
-        tops = [(j, piles[j][-1] if piles[j] else -1) for j in T]
+        tops = [(j, piles[j][-1]) for j in T if piles[j]]
+        empties = [j for j in T if not piles[j]]
+        simple_space = space == "any" or space == "kings"
         for i in T:
             p = piles[i]
             if not p:
                 continue
-            for k in self.units(pos, i):
+            units = self.units(pos, i)
+            for k in units:
                 base = p[-k]
-                whole = k == len(p)
                 for j, t in tops:
-                    if j == i:
-                        continue
-                    if t < 0:
-                        if not whole and (space == "any" or
-                                          (space == "kings" and RANK_OF[base] == KING)):
-                            out.append((MOVE, i, k, j))
-                        continue
-                    if tb[t][base] and (not tmax or len(piles[j]) + k <= tmax):
+                    if j != i and tb[t][base] and (not tmax or len(piles[j]) + k <= tmax):
+                        out.append((MOVE, i, k, j))
+            if not empties:
+                continue
+            for k in (self.space_units(pos, i) if self.space_unit else units):
+                if k == len(p):
+                    continue  # a whole pile into a space changes nothing
+                base = p[-k]
+                if (space == "any" or (space == "kings" and RANK_OF[base] == KING)) \
+                        if simple_space else self.space_takes(pos, i, base):
+                    for j in empties:
                         out.append((MOVE, i, k, j))
 
     def _gen_waste_to_tableau(self, pos, out) -> None:
@@ -235,15 +306,73 @@ class Engine:
             return
         self._to_tableau(pos, self.W, w[-1], out)
 
-    def _to_tableau(self, pos, src, c, out) -> None:
-        piles, tb, tmax, space = pos.piles, self.tbuild, self.tmax, self.space
+    def _to_tableau(self, pos, src, c, out, n: int = 1) -> None:
+        piles, tb, tmax = pos.piles, self.tbuild, self.tmax
+        space_ok = None
         for j in self.T:
             q = piles[j]
             if q:
-                if tb[q[-1]][c] and (not tmax or len(q) < tmax):
-                    out.append((MOVE, src, 1, j))
-            elif space == "any" or (space == "kings" and RANK_OF[c] == KING):
-                out.append((MOVE, src, 1, j))
+                if tb[q[-1]][c] and (not tmax or len(q) + n <= tmax):
+                    out.append((MOVE, src, n, j))
+            else:
+                if space_ok is None:
+                    space_ok = self.space_takes(pos, src, c)
+                if space_ok:
+                    out.append((MOVE, src, n, j))
+
+    def _gen_reserve_to_tableau(self, pos, out) -> None:
+        piles = pos.piles
+        runs = self.reserve.move == "run"
+        tb = self.tbuild
+        for r in self.R:
+            p = piles[r]
+            if not p or p[-1] == UNKNOWN:
+                continue
+            k = 1
+            if runs:
+                while k < len(p) and tb[p[-k - 1]][p[-k]]:
+                    k += 1
+            for n in range(k, 0, -1):
+                self._to_tableau(pos, r, p[-n], out, n)
+
+    def _gen_to_reserve(self, pos, out) -> None:
+        piles = pos.piles
+        res = self.reserve
+        if res.when == "stock-empty" and piles[self.S]:
+            return
+        if res.when == "last-pass" and pos.pass_no < self.passes:
+            return
+        empty = [r for r in self.R if not piles[r]]
+        if not empty:
+            return
+        sources = []
+        if "t" in res.sources:
+            for i in self.T:
+                p = piles[i]
+                if p and p[-1] != UNKNOWN:
+                    sizes = self.units(pos, i) if res.accepts == "unit" else (1,)
+                    sources += [(i, k) for k in sizes]
+        if "w" in res.sources and self.W >= 0 and piles[self.W] and \
+                piles[self.W][-1] != UNKNOWN:
+            sources.append((self.W, 1))
+        for i, k in sources:
+            for r in empty:
+                out.append((MOVE, i, k, r))
+
+    def _gen_transfers(self, pos, out) -> None:
+        piles = pos.piles
+        for f in self.F:
+            p = piles[f]
+            if not p:
+                continue
+            c = p[-1]
+            for g in self.F:
+                if g == f:
+                    continue
+                q = piles[g]
+                if (c in self.f_base[g]) if not q else (
+                        len(q) < self.f_max[g] and c in self.f_on[g][q[-1]]):
+                    out.append((MOVE, f, 1, g))
 
     def _gen_from_foundations(self, pos, out) -> None:
         for f in self.F:
@@ -341,17 +470,25 @@ class Engine:
         st = self.stock
         piles = pos.piles
         s = piles[self.S]
-        if st.deal == "none":
-            return False
+        more = self.passes == 0 or pos.pass_no < self.passes
+        if st.redeal == "shuffle":  # Intelligence: the stock is only used by redeals
+            return more
         if s:
+            if st.deal == "none":
+                return False
             if st.no_empty_tableau and any(not piles[i] for i in self.T):
                 return False
             if st.deal == "line":
                 return self.line_length(piles) < len(self.P)
-            return True
-        if st.deal != "waste" or not piles[self.W]:
+            # Octave's last pass: the turned card must be played before the next is turned.
+            return not (self.strict_last and pos.pass_no >= self.passes and piles[self.W])
+        if not more:
             return False
-        return self.passes == 0 or pos.pass_no < self.passes
+        if st.redeal == "waste":
+            return st.deal == "waste" and bool(piles[self.W])
+        if st.redeal == "gather":
+            return any(piles[i] for i in self.T)
+        return False
 
     # ------------------------------------------------------------------ application
     def apply(self, pos, m: Raw) -> None:
@@ -370,11 +507,15 @@ class Engine:
             pos.idle = False
             if self.auto_discard and b in self.Tset:
                 self._auto_discard(pos, b)
+            if self.refill or self.autofill:
+                self._after(pos)
         elif kind == STOCK:
             if self.gaps:
                 self._gaps_redeal(pos)
             else:
                 self._stock(pos)
+            if self.refill or self.autofill:
+                self._after(pos)
         elif kind == PAIR:
             f = self.F[0]
             for i in (a, b):
@@ -410,51 +551,138 @@ class Engine:
             if free >= 0:
                 self.apply(pos, (MOVE, i, 13, free))
 
+    def _after(self, pos) -> None:
+        """What the rules do by themselves once a move is made: refill emptied piles from the
+        stock (Tournament, Intelligence), fill spaces at once (Congress, Blockade's option)."""
+        piles, down = pos.piles, pos.down
+        S, W = self.S, self.W
+        for i in self.T:
+            if piles[i]:
+                continue
+            if self.refill:
+                for _ in range(self.refill):
+                    card = self._draw(pos)
+                    if card is None:
+                        break
+                    piles[i] = piles[i] + (card,)
+            elif self.space == "auto-waste-stock" and W >= 0 and piles[W]:
+                piles[i] = piles[W][-1:]
+                piles[W] = piles[W][:-1]
+            elif piles[S]:
+                piles[i] = piles[S][-1:]
+                piles[S] = piles[S][:-1]
+                down[S] = len(piles[S])
+            down[i] = 0
+
+    def _draw(self, pos) -> int | None:
+        """The top stock card, face up; with ``aces_up`` an ace goes to a foundation and the
+        next card is drawn instead."""
+        piles, S = pos.piles, self.S
+        while piles[S]:
+            card = piles[S][-1]
+            piles[S] = piles[S][:-1]
+            pos.down[S] = len(piles[S])
+            if self.refill_aces and card != UNKNOWN and RANK_OF[card] == 1:
+                f = self._foundation_map(piles).get(card)
+                if f is not None:
+                    piles[f] = piles[f] + (card,)
+                    continue
+            return card
+        return None
+
     def _stock(self, pos) -> None:
         st, piles, down = self.stock, pos.piles, pos.down
         S, W = self.S, self.W
         s = piles[S]
-        if st.deal == "waste":
+        if st.redeal == "shuffle":
+            self._shuffle_redeal(pos)
+            return
+        if s and st.deal == "waste":
             if st.turn_up:
-                if s and down[S] < len(s):  # the turned card goes to the waste
+                if down[S] < len(s):  # the turned card goes to the waste
                     piles[W] = piles[W] + s[-1:]
                     s = s[:-1]
                     piles[S] = s
-                    down[S] = len(s)
-                    if s:
-                        down[S] = len(s) - 1
-                    return
-                if s:
+                    down[S] = len(s) - 1 if s else 0
+                else:
                     down[S] = len(s) - 1
-                    return
-            elif s:
-                n = min(st.draw, len(s))
-                piles[W] = piles[W] + s[:-n - 1:-1]
-                piles[S] = s[:-n]
-                down[S] = len(s) - n
                 return
-            piles[S] = piles[W][::-1]
-            down[S] = len(piles[S])
-            piles[W] = ()
-            pos.pass_no += 1
-            pos.idle = True
-        elif st.deal == "tableau":
-            targets = self.T
-            for i in targets:
-                if not s:
-                    break
-                piles[i] = piles[i] + s[-1:]
-                s = s[:-1]
-            piles[S] = s
-            down[S] = len(s)
-            if self.auto_discard:
-                for i in targets:
-                    self._auto_discard(pos, i)
-        elif st.deal == "line":
+            n = min(st.draw, len(s))
+            piles[W] = piles[W] + s[:-n - 1:-1]
+            piles[S] = s[:-n]
+            down[S] = len(s) - n
+            return
+        if s and st.deal == "tableau":
+            self._deal_to_tableau(pos)
+            return
+        if s and st.deal == "line":
             m = self.line_length(piles)
             piles[self.P[m]] = s[-1:]
             piles[S] = s[:-1]
             down[S] = len(s) - 1
+            return
+        # The stock is empty: a new pass.
+        pos.pass_no += 1
+        pos.idle = True
+        if st.redeal == "gather":
+            packet: tuple[int, ...] = ()
+            for i in self.T:
+                packet += piles[i]
+                piles[i] = ()
+                down[i] = 0
+            piles[S] = packet[::-1]
+            down[S] = len(packet)
+            self._deal_to_tableau(pos)
+            return
+        piles[S] = piles[W][::-1]
+        down[S] = len(piles[S])
+        piles[W] = ()
+        for r in self.R[:st.reserve_on_redeal]:
+            if piles[S] and not piles[r]:
+                piles[r] = piles[S][-1:]
+                piles[S] = piles[S][:-1]
+                down[S] = len(piles[S])
+
+    def _deal_to_tableau(self, pos) -> None:
+        piles, S = pos.piles, self.S
+        per = self.stock.per_pile
+        for i in self.T:
+            for _ in range(per):
+                s = piles[S]
+                if not s:
+                    break
+                piles[i] = piles[i] + s[-1:]
+                piles[S] = s[:-1]
+        pos.down[S] = len(piles[S])
+        if self.auto_discard:
+            for i in self.T:
+                self._auto_discard(pos, i)
+
+    def _shuffle_redeal(self, pos) -> None:
+        """Intelligence: gather the tableau and the stock, shuffle, deal the fans again."""
+        from .deal import shuffled
+        piles, S = pos.piles, self.S
+        gathered: list[int] = []
+        for i in self.T:
+            gathered.extend(piles[i])
+            piles[i] = ()
+            pos.down[i] = 0
+        gathered.extend(piles[S][::-1])
+        if pos.seed is None or UNKNOWN in gathered:
+            cards = [UNKNOWN] * len(gathered)
+        else:
+            cards = shuffled(gathered, pos.seed, stream=pos.pass_no)
+        piles[S] = tuple(cards[::-1])
+        pos.down[S] = len(cards)
+        size = max((st.size for st in self.variant.deal if st.step == "packets"), default=1)
+        for i in self.T:
+            for _ in range(size):
+                card = self._draw(pos)
+                if card is None:
+                    break
+                piles[i] = piles[i] + (card,)
+        pos.pass_no += 1
+        pos.idle = False
 
     def _gap_rank(self) -> int:
         from ..cards import rank_from_text
@@ -512,7 +740,7 @@ class Engine:
         if kind == REVEAL:
             return Move(nm[a], None, 0, n)
         if kind == MOVE:
-            if b in self.Fset:
+            if b in self.Fset and a not in self.Fset:
                 return Move(nm[a], "f")
             return Move(nm[a], nm[b], n if n > 1 else 0)
         return Move(nm[a], nm[b])

@@ -269,6 +269,16 @@ def is_won(pos) -> bool:
     if win == "one-pile":
         return eng.line_length(piles) == 1 and not piles[eng.S] and \
             len(piles[eng.P[0]]) == v.deck_size
+    if win == "tableau-full":
+        return all(len(piles[i]) == eng.tmax for i in eng.T)
+    if win == "octave":
+        # A to 10 on every foundation; the court cards as K-Q-J columns in alternating colours.
+        if any(len(piles[f]) != eng.f_max[f] for f in eng.F):
+            return False
+        if any(piles[r] for r in eng.R) or piles[eng.S] or piles[eng.W]:
+            return False
+        return all(len(p) == 3 and RANK_OF[p[0]] == KING and eng.tbuild[p[0]][p[1]]
+                   and eng.tbuild[p[1]][p[2]] for p in (piles[i] for i in eng.T))
     if win == "gaps-rows":
         cols = v.gaps.columns
         return all(k == cols - 1 for k in eng.kept_runs(piles)) and \

@@ -13,10 +13,14 @@ from ..cards import COLOUR_OF, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, rank_from_t
 
 DIRECTIONS = ("down", "up", "up-or-down", "none")
 SUIT_RULES = ("same-suit", "alternate-colour", "any-suit", "any-but-own", "same-colour")
-MOVE_UNITS = ("single", "run", "same-suit-run", "face-up-block", "face-up-block-only", "none")
-SPACE_RULES = ("any", "kings", "none")
+MOVE_UNITS = ("single", "run", "same-suit-run", "face-up-block", "face-up-block-only",
+              "single-or-whole-pile", "none")
+SPACE_RULES = ("any", "kings", "none", "waste", "auto-waste-stock", "auto-stock",
+               "reserve-then-waste")
 STOCK_DEALS = ("waste", "tableau", "line", "none")
-WIN_RULES = ("foundations", "tableau-empty", "one-pile", "pyramid-empty", "gaps-rows")
+REDEALS = ("waste", "gather", "shuffle", "none")
+WIN_RULES = ("foundations", "tableau-empty", "one-pile", "pyramid-empty", "gaps-rows",
+             "tableau-full", "octave")
 
 _SUIT_PHRASE = {
     "same-suit": "in suit",
@@ -104,14 +108,33 @@ class Tableau:
             "same-suit-run": "a run moves as a unit only when it is in sequence and in one suit",
             "face-up-block": "the top card moves alone, or all face-up cards of a pile together",
             "face-up-block-only": "all face-up cards of a pile move together, as one unit",
+            "single-or-whole-pile": "only the top card moves, or a whole pile as one unit",
             "none": "cards do not move between piles",
-        }[self.move]
+        }[self.move] + (", and a run headed by a king may move into a space"
+                        if self.space_unit == "run" and self.move == "single" else "")
+
+    space_unit: str = ""
+    """Units that may move into a space, when they differ from ``move`` (Harp: K-headed runs)."""
+    refill: int = 0
+    """An emptied pile is at once dealt this many cards from the stock (Tournament, Intelligence)."""
+    fill_first: bool = True
+    """With ``reserve-then-waste``: a space must be filled before any other move."""
 
     def space_phrase(self) -> str:
+        if self.refill:
+            return f"an emptied pile at once gets {self.refill} new cards from the stock"
         return {
             "any": "any card or movable unit may fill a space",
             "kings": "only a king, or a run headed by a king, may fill a space",
             "none": "an empty pile is never filled again",
+            "waste": "a space is filled only from the waste (the card turned from the stock)",
+            "auto-waste-stock": "a space is filled at once with the waste's top card, or the "
+                                "stock's when the waste is empty (any card once both are gone)",
+            "auto-stock": "a space is filled at once from the stock while it lasts, then by "
+                          "any card or unit",
+            "reserve-then-waste": "a space is filled from a reserve pile (your choice), then, "
+                                  "when both are empty, from the waste"
+                                  + (", before any other move" if self.fill_first else ""),
         }[self.space]
 
 
@@ -127,6 +150,8 @@ class Foundations:
     """Spider: a foundation takes only a complete K→A run in one suit, lifted off a pile."""
     auto: bool = False
     """With ``complete_runs``: the run is lifted off by itself as soon as it is complete."""
+    transfer: bool = False
+    """Tournament: a foundation's top card may move onto another foundation that takes it."""
 
     @property
     def base_rank(self) -> int:
@@ -150,6 +175,30 @@ class Stock:
     """Spider: no deal while any tableau pile is empty."""
     turn_up: bool = False
     """Pyramid: the top stock card is turned up in place and is playable there."""
+    per_pile: int = 1
+    """With ``deal = "tableau"``: cards dealt onto each pile in one deal (Tournament: 4)."""
+    redeal: str = "waste"
+    """What a new pass does: turn the ``waste`` over, ``gather`` the tableau piles into a new
+    stock (Tournament), ``shuffle`` the tableau and stock and deal again (Intelligence)."""
+    reserve_on_redeal: int = 0
+    """Octave: at the redeal, deal this many cards face up onto the reserve."""
+    strict_last_pass: bool = False
+    """Octave: in the last pass each turned card must be played at once, or the game is lost."""
+
+
+@dataclass(frozen=True)
+class Reserve:
+    """Piles ``r1..rN`` whose top card is playable and which are never built on."""
+
+    count: int
+    accepts: str = "none"
+    """What an empty reserve pile takes: ``none``, a ``card`` (a free cell), or a ``unit``."""
+    sources: tuple[str, ...] = ("t",)
+    """Where such a card may come from: ``t`` (a tableau top), ``w`` (the waste)."""
+    when: str = "always"
+    """``always``, ``stock-empty`` (Miss Milligan's weaving) or ``last-pass`` (Octave)."""
+    move: str = "single"
+    """What leaves a reserve pile: its top card, or a ``run`` (Miss Milligan's cell)."""
 
 
 @dataclass(frozen=True)
@@ -212,6 +261,11 @@ class DealStep:
     size: int = 1
     rank: str = ""
     turn_top: bool = False
+    aces_up: bool = False
+    """Intelligence: an ace met while dealing goes to a foundation and is replaced."""
+    require: tuple[str, ...] = ()
+    """Tournament: if none of the cards this step deals has one of these ranks, the whole
+    pack is shuffled again (the next stream) and dealt afresh."""
 
 
 DEAL_STEPS = ("row", "rows", "triangle", "to", "pull", "packets", "remove")

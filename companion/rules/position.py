@@ -20,7 +20,7 @@ from ..errors import (
     InvalidMoveError,
     PositionError,
 )
-from .deal import DEAL_VERSION, deck_order, fingerprint, lay_out
+from .deal import DEAL_VERSION, dealt, fingerprint, lay_out
 from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw
 from .moves import PILE_RE, Move
 from .variant import Variant, load_variant
@@ -86,8 +86,10 @@ class Position:
         """The seeded deal (every card known), or with ``seed=None`` a physical deal whose
         cards are all ``??`` until the player names the face-up ones."""
         v = variant if isinstance(variant, Variant) else load_variant(variant, options)
-        deck = deck_order(v, seed) if seed is not None else [UNKNOWN] * v.deck_size
-        piles, down = lay_out(v, deck)
+        if seed is not None:
+            _, piles, down = dealt(v, seed)
+        else:
+            piles, down = lay_out(v, [UNKNOWN] * v.deck_size)
         return cls(v.engine(), piles, down, seed=seed)
 
     @property

@@ -41,6 +41,7 @@ class Variant:
     pyramid: P.Pyramid | None = None
     accordion: P.Accordion | None = None
     gaps: P.Gaps | None = None
+    reserve: P.Reserve | None = None
     aside: bool = False
     """A pile ``x`` for cards taken out of play (Gaps' aces)."""
     deal: tuple[P.DealStep, ...] = ()
@@ -105,6 +106,8 @@ def _pile_names(v: Variant) -> tuple[str, ...]:
     nf = sum(f.count for f in v.foundations)
     if nf:
         names += [f"f{i}" for i in range(1, nf + 1)] if nf > 1 else ["f"]
+    if v.reserve:
+        names += [f"r{i}" for i in range(1, v.reserve.count + 1)]
     if v.pyramid:
         n = v.pyramid.rows * (v.pyramid.rows + 1) // 2
         names += [f"p{i}" for i in range(1, n + 1)]
@@ -375,6 +378,11 @@ def _check(v: Variant) -> None:
         enum(b.suits, P.SUIT_RULES, path + ".suits")
     if v.stock:
         enum(v.stock.deal, P.STOCK_DEALS, "stock.deal")
+        enum(v.stock.redeal, P.REDEALS, "stock.redeal")
+    if v.reserve:
+        enum(v.reserve.accepts, ("none", "card", "unit"), "reserve.accepts")
+        enum(v.reserve.when, ("always", "stock-empty", "last-pass"), "reserve.when")
+        enum(v.reserve.move, ("single", "run"), "reserve.move")
     enum(v.win, P.WIN_RULES, "win")
     for step in v.deal:
         enum(step.step, P.DEAL_STEPS, "deal.step")

@@ -224,3 +224,27 @@ def test_every_variant_deals_draws_and_lists_moves(run, key):
     code, out, _ = run("moves", key, "--seed", "3", "--json")
     assert code == 0
     assert json.loads(out)["count"] >= 1
+
+
+def test_rules_text_notation_and_options(run):
+    code, out, _ = run("--ascii", "rules", "klondike", "--option", "draw=1")
+    assert code == 0
+    assert "Klondike (klondike:draw=1)" in out
+    assert "builds down in alternating colours" in out
+    assert "t3:4 t5" in out and "w t2" in out
+    assert "draw = 1 (default 3)" in out
+
+
+@pytest.mark.parametrize("key", variant_keys())
+def test_rules_for_every_variant(run, key):
+    code, out, _ = run("rules", key, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["variant"] == key and data["rules"] and data["notation"]
+
+
+def test_readme_lists_every_variant():
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for key in variant_keys():
+        assert f"| `{key}` |" in readme

@@ -174,6 +174,31 @@ LAYOUTS = {
     "accordion": {"s": (52, 52)},
     "accordion:deal=all": _row("p", 1, 52, 1, 0),
     "gaps": None,  # checked by _check_gaps
+    "spider-50": _row("t", 1, 10, 5, 4) | {"s": (54, 54)},
+    "emperor": _row("t", 1, 10, 4, 3) | {"s": (64, 64)},
+    "emperor-mm": _row("t", 1, 10, 4, 3) | {"s": (64, 64)},
+    "gate": _row("r", 1, 2, 5, 0) | _row("t", 1, 8, 1, 0) | {"s": (34, 34)},
+    "german-patience": _row("t", 1, 8, 1, 0) | {"s": (96, 96)},
+    "tournament": _row("r", 1, 8, 1, 0) | _row("t", 1, 6, 4, 0) | {"s": (72, 72)},
+    "la-nivernaise": _row("r", 1, 8, 1, 0) | _row("t", 1, 6, 4, 0) | {"s": (72, 72)},
+    "blockade": _row("t", 1, 12, 1, 0) | {"s": (92, 92)},
+    "miss-milligan": _row("t", 1, 8, 1, 0) | {"s": (96, 96)},
+    "limited": _row("t", 1, 12, 3, 0) | {"s": (68, 68)},
+    "lucas": _row("f", 1, 8, 1, 0) | _row("t", 1, 13, 3, 0) | {"s": (57, 57)},
+    "maria": _row("t", 1, 9, 4, 0) | {"s": (68, 68)},
+    "number-ten": _row("t", 1, 10, 4, 2) | {"s": (64, 64)},
+    "rank-and-file": _row("t", 1, 10, 4, 3) | {"s": (64, 64)},
+    "indian": _row("t", 1, 10, 3, 1) | {"s": (74, 74)},
+    "midshipman": _row("t", 1, 9, 4, 2) | {"s": (68, 68)},
+    "midshipman-emperor": _row("t", 1, 9, 4, 2) | {"s": (68, 68)},
+    "octave": _row("t", 1, 8, 3, 2) | {"s": (80, 80)},
+    "busy-aces": _row("t", 1, 12, 1, 0) | {"s": (92, 92)},
+    "rouge-et-noir": _row("f", 1, 8, 1, 0) | _row("t", 1, 8, 1, 0) | {"s": (88, 88)},
+    "congress": _row("t", 1, 8, 1, 0) | {"s": (96, 96)},
+    "harp": {f"t{k}": (k, k - 1) for k in range(1, 10)} | {"s": (59, 59)},
+    "house-in-the-wood": _row("t", 1, 34, 3, 0) | {"t35": (2, 0)},
+    "house-on-the-hill": _row("t", 1, 34, 3, 0) | {"t35": (2, 0)},
+    "intelligence": None,  # aces dealt go up and are replaced: checked by _check_intelligence
 }
 
 
@@ -185,7 +210,12 @@ DECKS = {
     "forty-thieves": (2, ALL_RANKS), "streets-and-alleys": (1, ALL_RANKS),
     "golf": (1, ALL_RANKS), "pyramid": (1, ALL_RANKS), "accordion": (1, ALL_RANKS),
     "gaps": (1, ALL_RANKS),
-}
+    "gate": (1, ALL_RANKS),
+} | {key: (2, ALL_RANKS) for key in (
+    "spider-50", "emperor", "emperor-mm", "german-patience", "tournament", "la-nivernaise",
+    "blockade", "miss-milligan", "limited", "lucas", "maria", "number-ten", "rank-and-file",
+    "indian", "midshipman", "midshipman-emperor", "octave", "busy-aces", "rouge-et-noir",
+    "congress", "harp", "house-in-the-wood", "house-on-the-hill", "intelligence")}
 
 
 def _deck(key: str) -> Counter:
@@ -227,6 +257,8 @@ def test_deal_is_the_deck_laid_out_by_the_rules(key, options, seed):
     spec = LAYOUTS.get(identity, LAYOUTS.get(key))
     if key == "gaps":
         _check_gaps(pos)
+    elif key == "intelligence":
+        _check_intelligence(pos)
     else:
         shape = {n: (len(pos.pile(n)), pos.face_down(n))
                  for n in pos.engine.names if pos.pile(n)}
@@ -234,10 +266,21 @@ def test_deal_is_the_deck_laid_out_by_the_rules(key, options, seed):
     # the same seed deals the same layout; the physical deal has the same shape
     assert deal(key, seed, options).key() == pos.key()
     physical = deal(key, None, options)
-    if key != "gaps":
+    if key not in ("gaps", "intelligence"):  # where dealt aces are taken out, sizes vary
         assert [len(p) for p in physical.piles] == [len(p) for p in pos.piles]
         assert physical.down == pos.down
     assert sum(all_cards(physical).values()) == sum(deck_counter(key, options).values())
+
+
+def _check_intelligence(pos: Position) -> None:
+    """18 fans of 3 face up, no ace among them; every ace met went to a foundation."""
+    for k in range(1, 19):
+        fan = pos.pile(f"t{k}")
+        assert len(fan) == 3 and pos.face_down(f"t{k}") == 0
+        assert all(RANK_OF[c] != 1 for c in fan)
+    aces_up = sum(len(pos.pile(f"f{k}")) for k in range(1, 9))
+    assert all(RANK_OF[c] == 1 for k in range(1, 9) for c in pos.pile(f"f{k}"))
+    assert len(pos.pile("s")) == 104 - 54 - aces_up
 
 
 def test_different_seeds_give_different_deals():
