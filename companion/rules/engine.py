@@ -75,6 +75,7 @@ class Engine:
         self.auto_discard = False
         self.f_returns = False
         self.f_transfer = False
+        self.force_aces = False
         fi = iter(self.F)
         for group in v.foundations:
             table = group.build.table()
@@ -91,6 +92,7 @@ class Engine:
             self.auto_discard |= group.complete_runs and group.auto
             self.f_returns |= group.returns
             self.f_transfer |= group.transfer
+            self.force_aces |= group.force_aces
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
         self.pairs = v.pairs
         if v.pyramid:
@@ -145,11 +147,12 @@ class Engine:
             g(pos, out)
         if self.S >= 0 and self.can_stock(pos):
             out.append((STOCK, self.S, 0, -1))
-        if self.fill_first or self.strict_last:
-            out = self._constrain(pos, out)
-        elif self.gaps and not out and pos.pass_no <= self.gaps.redeals \
+        elif self.gaps and (not out or self.gaps.anytime) \
+                and pos.pass_no <= self.gaps.redeals \
                 and not all(k == self.gaps.columns - 1 for k in self.kept_runs(pos.piles)):
             out.append((STOCK, -1, 0, -1))
+        if self.fill_first or self.strict_last or self.force_aces:
+            out = self._constrain(pos, out)
         return out
 
     def _constrain(self, pos, out: list[Raw]) -> list[Raw]:
@@ -161,6 +164,11 @@ class Engine:
             fills = [m for m in out if m[0] == MOVE and m[3] in self.Tset and not piles[m[3]]]
             if fills:
                 return fills
+        if self.force_aces:
+            aces = [m for m in out if m[0] == MOVE and m[3] in self.Fset and m[1] not in self.Fset
+                    and RANK_OF[piles[m[1]][-1]] == 1]
+            if aces:
+                return aces
         return out
 
     def _foundation_map(self, piles) -> dict[int, int]:
@@ -721,12 +729,20 @@ class Engine:
             cards = gathered
         aside = []
         gap_rank = self._gap_rank()
-        for g, c in zip(free, cards, strict=True):
-            if c != UNKNOWN and RANK_OF[c] == gap_rank:
-                aside.append(c)
-                piles[g] = ()
-            else:
-                piles[g] = (c,)
+        if self.gaps.gaps_after == "sequence" and UNKNOWN not in cards:
+            # Montana: each row's gap right after its kept run; the aces go straight aside.
+            firsts = {G[r * cols + k] for r, k in enumerate(kept) if k < cols}
+            aside = [c for c in cards if RANK_OF[c] == gap_rank]
+            rest = iter(c for c in cards if RANK_OF[c] != gap_rank)
+            for g in free:
+                piles[g] = () if g in firsts else (next(rest),)
+        else:
+            for g, c in zip(free, cards, strict=True):
+                if c != UNKNOWN and RANK_OF[c] == gap_rank:
+                    aside.append(c)
+                    piles[g] = ()
+                else:
+                    piles[g] = (c,)
         piles[self.X] = tuple(aside)
         pos.pass_no += 1
         pos.idle = False

@@ -150,6 +150,8 @@ class Foundations:
     """Spider: a foundation takes only a complete K→A run in one suit, lifted off a pile."""
     auto: bool = False
     """With ``complete_runs``: the run is lifted off by itself as soon as it is complete."""
+    force_aces: bool = False
+    """An ace that can go up must go up before any other move (S0 Emperor, S1 Napoleon)."""
     transfer: bool = False
     """Tournament: a foundation's top card may move onto another foundation that takes it."""
 
@@ -250,6 +252,11 @@ class Gaps:
     shuffle: bool = True
     gap_rank: str = "A"
     """The rank taken out to make the gaps."""
+    gaps_after: str = "random"
+    """Where a redeal leaves the gaps: ``random`` (where the aces fall, S3) or ``sequence``
+    (right after each row's kept run, Montana)."""
+    anytime: bool = False
+    """Redeal whenever the player likes (PySolFC), not only when every gap is dead (S3)."""
 
 
 @dataclass(frozen=True)

@@ -440,7 +440,12 @@ class Position:
         return pos
 
     def fingerprint(self) -> str:
-        return fingerprint(self.to_json())
+        """SHA-256 of the canonical JSON, with only the options that differ from their
+        defaults (the game's identity): a new option added later, whose default keeps the old
+        rules, leaves every existing fingerprint as it was."""
+        data = self.to_json()
+        data["options"] = self.variant.changed_options()
+        return fingerprint(data)
 
     # ------------------------------------------------------------------ validity
     def status(self) -> Status:

@@ -26,6 +26,12 @@ OPTION_SETS = [
     ("golf", {"kings_block": True}),
     ("pyramid", {"goal": "clear-all", "passes": 1}),
     ("gaps", {"redeal_shuffle": False}),
+    ("gaps", {"deal": "standard", "redeal_gaps": "after-sequence", "redeal_anytime": True}),
+    ("forty-thieves", {"force_aces": True}),
+    ("rouge-et-noir", {"mode": "whole-piles", "space_fill": "auto"}),
+    ("blockade", {"space_fill": "auto-stock"}),
+    ("gate", {"delay_fill": True}),
+    ("miss-milligan", {"weave_single_card": True}),
 ]
 CONFIGS = [(key, {}) for key in variant_keys()] + OPTION_SETS
 IDS = [load_variant(k, o).identity for k, o in CONFIGS]
@@ -239,6 +245,9 @@ def _check_gaps(pos: Position) -> None:
     assert all(pos.down[g] == 0 for g in eng.G)
     assert sorted(RANK_OF[c] for c in pos.pile("x")) == [1, 1, 1, 1]
     assert len({c for c in pos.pile("x")}) == 4
+    if pos.variant.option("deal") == "standard":  # all 52 dealt: 2s anywhere, gaps anywhere
+        assert not any(RANK_OF[c[0]] == 1 for c in cells if c)
+        return
     for row in "abcd":
         first = pos.pile(f"{row}1")
         assert len(first) == 1 and RANK_OF[first[0]] == 2
