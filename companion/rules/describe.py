@@ -17,6 +17,15 @@ def _n(k: int) -> str:
     return _NUM.get(k, str(k))
 
 
+def deal_lines(v) -> list[str]:
+    """How to deal, step by step (what a setup sheet prints under "How to deal")."""
+    lines = _deal(v)
+    if any(s.aces_up for s in v.deal):
+        lines.append("An ace met while dealing goes straight to a foundation and the next card "
+                     "takes its place.")
+    return lines
+
+
 def describe(v) -> list[str]:
     lines: list[str] = []
     ranks = v.rank_values
@@ -26,16 +35,13 @@ def describe(v) -> list[str]:
         names = ", ".join(RANK_TEXT[r] for r in ranks)
         deck = f"a {v.deck_size}-card deck: {names} of each suit"
     lines.append(f"Cards: {deck}.")
-    lines += _deal(v)
+    lines += deal_lines(v)
     eng = v.engine()
     if v.tableau and v.tableau.move != "none":
         t = v.tableau
         lines.append(f"Tableau ({_n(t.count)} piles): {t.build.phrase()}; {t.move_phrase()}; "
                      f"{t.space_phrase()}" + (f"; at most {t.max_cards} cards a pile"
                                               if t.max_cards else "") + ".")
-    if any(s.aces_up for s in v.deal):
-        lines.append("An ace met while dealing goes straight to a foundation and the next card "
-                     "takes its place.")
     if v.tableau and any(s.face == "down" for s in v.deal):
         lines.append("A face-down card is turned up as soon as it is uncovered.")
     if v.reserve:

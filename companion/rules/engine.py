@@ -7,8 +7,8 @@ codes); the engine reads and changes them. Moves on the hot path are *raw* tuple
 
 Generation order (documented, stable, so listings and solver traces are reproducible):
 foundation moves from the tableau, waste, stock and reserves; tableau-to-tableau moves (longest
-unit first); waste-to-tableau; foundation-to-tableau (when allowed); pair removals; Accordion
-folds; Gaps fills; and last the stock action.
+unit first); waste-to-tableau; the stock's top card to a space (Blockade); foundation-to-tableau
+(when allowed); pair removals; Accordion folds; Gaps fills; and last the stock action.
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ class Engine:
         tab = v.tableau
         self.tab = tab
         self.tbuild = tab.build.table() if tab else None
+        # For each top card, the codes that may be built on it (a target index for movegen).
+        self.tacc = [tuple(u for u in range(52) if self.tbuild[t][u]) for t in range(53)] \
+            if tab else None
         self.tmax = tab.max_cards if tab else 0
         self.unit = tab.move if tab else "none"
         self.space = tab.space if tab else "none"
@@ -82,9 +85,13 @@ class Engine:
             base = group.base_rank
             on_empty = tuple(c for c in range(52) if RANK_OF[c] == base)
             on_top = [tuple(u for u in range(52) if table[t][u]) for t in range(53)]
-            for _ in range(group.count):
+            # Tournament, House on the Hill: one ace-pile and one king-pile per suit, so a
+            # second A♥ never starts a second hearts ace-pile.
+            per_suit = group.per_suit
+            for k in range(group.count):
                 f = next(fi)
-                self.f_base[f] = on_empty
+                self.f_base[f] = tuple(c for c in on_empty if SUIT_OF[c] == k) \
+                    if per_suit else on_empty
                 self.f_on[f] = on_top
                 self.f_max[f] = group.max_cards
                 self.f_piece[f] = group
@@ -122,6 +129,8 @@ class Engine:
             gens.append(self._gen_tableau)
         if self.W >= 0 and builds:
             gens.append(self._gen_waste_to_tableau)
+        if self.space == "any-or-stock" and self.S >= 0:
+            gens.append(self._gen_stock_to_space)
         if self.R and builds:
             gens.append(self._gen_reserve_to_tableau)
         if self.R and self.reserve.accepts != "none":
@@ -164,6 +173,12 @@ class Engine:
             fills = [m for m in out if m[0] == MOVE and m[3] in self.Tset and not piles[m[3]]]
             if fills:
                 return fills
+            if not any(piles[r] for r in self.R) and not piles[self.W]:
+                # Posts and waste are empty: the space's card comes from the stock, so the
+                # stock is turned before anything else.
+                turns = [m for m in out if m[0] == STOCK]
+                if turns:
+                    return turns
         if self.force_aces:
             aces = [m for m in out if m[0] == MOVE and m[3] in self.Fset and m[1] not in self.Fset
                     and RANK_OF[piles[m[1]][-1]] == 1]
@@ -262,7 +277,7 @@ class Engine:
         sp = self.space
         if self.refill and pos.piles[self.S]:
             return False
-        if sp == "any":
+        if sp == "any" or sp == "any-or-stock":
             return True
         if sp == "kings":
             return RANK_OF[card] == KING
@@ -281,10 +296,20 @@ class Engine:
 
     def _gen_tableau(self, pos, out) -> None:
         piles = pos.piles
-        tb, tmax, T = self.tbuild, self.tmax, self.T
+        tmax, T, tacc = self.tmax, self.T, self.tacc
         space = self.space
-        tops = [(j, piles[j][-1]) for j in T if piles[j]]
-        empties = [j for j in T if not piles[j]]
+        wants: dict[int, list[int]] = {}  # card code -> piles whose top card takes it
+        empties = []
+        for j in T:
+            q = piles[j]
+            if q:
+                for c in tacc[q[-1]]:
+                    if c in wants:
+                        wants[c].append(j)
+                    else:
+                        wants[c] = [j]
+            else:
+                empties.append(j)
         simple_space = space == "any" or space == "kings"
         for i in T:
             p = piles[i]
@@ -292,10 +317,11 @@ class Engine:
                 continue
             units = self.units(pos, i)
             for k in units:
-                base = p[-k]
-                for j, t in tops:
-                    if j != i and tb[t][base] and (not tmax or len(piles[j]) + k <= tmax):
-                        out.append((MOVE, i, k, j))
+                targets = wants.get(p[-k])
+                if targets:
+                    for j in targets:
+                        if j != i and (not tmax or len(piles[j]) + k <= tmax):
+                            out.append((MOVE, i, k, j))
             if not empties:
                 continue
             for k in (self.space_units(pos, i) if self.space_unit else units):
@@ -313,6 +339,14 @@ class Engine:
         if not w or w[-1] == UNKNOWN:
             return
         self._to_tableau(pos, self.W, w[-1], out)
+
+    def _gen_stock_to_space(self, pos, out) -> None:
+        """Blockade (S4): the top card of the stock ("a card from the hand") may fill a space."""
+        piles = pos.piles
+        if piles[self.S]:
+            for j in self.T:
+                if not piles[j]:
+                    out.append((MOVE, self.S, 1, j))
 
     def _to_tableau(self, pos, src, c, out, n: int = 1) -> None:
         piles, tb, tmax = pos.piles, self.tbuild, self.tmax

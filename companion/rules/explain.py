@@ -24,6 +24,8 @@ def explain(pos, move: Move) -> str:
         return _explain_stock(pos)
     a = eng.index.get(move.src, -1)
     src = move.src
+    if a in eng.Fset and eng.f_transfer and piles[a] and not eng.f_returns:
+        return _explain_transfer(pos, a, eng.index.get(move.dst or "", -1))
     if (a in eng.Fset or src == "f") and not eng.f_returns and eng.F:
         return f"cards on the foundations stay there in {name}"
     if a < 0 and src == "f":
@@ -32,6 +34,9 @@ def explain(pos, move: Move) -> str:
     if move.dst is None and not v.pairs:
         return f"say where {src} goes, e.g. `{src} f` or `{src} t1`"
     if a == eng.S and not (v.stock and v.stock.turn_up):
+        if eng.space == "any-or-stock" and p:
+            return f"in {name} the stock's top card may only fill a space (an empty pile); " \
+                   f"type s to deal a new row"
         return "stock cards come into play only through the stock action: type s"
     if not p:
         return f"{src} is empty"
@@ -48,9 +53,14 @@ def explain(pos, move: Move) -> str:
         return _explain_fold(pos, move)
     if v.gaps:
         return _explain_gap(pos, move)
+    b = eng.index.get(move.dst or "", -1)
+    why = _constraint(pos, a, b, to_foundation=move.dst == "f" or b in eng.Fset)
+    if why:
+        return why
     n = move.count or 1
     if a in eng.Tset:
-        units = tuple(eng.units(pos, a))
+        into_space = eng.space_unit and b in eng.Tset and not piles[b]
+        units = tuple(eng.space_units(pos, a) if into_space else eng.units(pos, a))
         if n not in units or n > len(p):
             up = len(p) - pos.down[a]
             if n > up:
@@ -60,6 +70,12 @@ def explain(pos, move: Move) -> str:
                 return "only one card at a time goes to a foundation"
             return f"{n} cards of {src} cannot move as one unit: in {name} " \
                    f"{eng.tab.move_phrase()}"
+    elif n > 1 and a in eng.Rset and eng.reserve.move == "run":
+        k = 1
+        while k < len(p) and eng.tbuild[p[-k - 1]][p[-k]]:
+            k += 1
+        if n > k:
+            return f"the top {n} cards of {src} are not a run in sequence"
     elif n > 1:
         return f"only one card at a time leaves {src}"
     card = p[-n]
@@ -77,9 +93,12 @@ def explain(pos, move: Move) -> str:
         if not q:
             if tab.space == "kings" and RANK_OF[card] != KING:
                 return f"{_c(card)} cannot fill the space in {dst}: in {name} {tab.space_phrase()}"
+            if tab.space == "none" and tab.refill and eng.S >= 0 and not piles[eng.S]:
+                return f"{dst} is empty and stays empty: in {name} an emptied pile is refilled " \
+                       f"only from the stock, and the stock is used up"
             if tab.space == "none":
                 return f"{dst} is empty and in {name} {tab.space_phrase()}"
-            if n == len(p):
+            if n == len(p) and a in eng.Tset:
                 return f"moving all of {src} into the empty {dst} changes nothing"
             return f"{_c(card)} cannot fill the space in {dst}: in {name} {tab.space_phrase()}"
         t = q[-1]
@@ -102,9 +121,100 @@ def explain(pos, move: Move) -> str:
             return f"nothing goes on a {RANK_TEXT[RANK_OF[t]]} in {name} (kings_block is on)"
         return f"{_c(card)} cannot go on {_c(t)}: in {name} the waste takes a card one rank " \
                f"up or down, suits ignored, no turning the corner between K and A"
+    if b in eng.Rset:
+        return _explain_reserve(pos, a, b, n)
     if b == eng.W or b == eng.S:
         return f"cards cannot be put on the {'waste' if b == eng.W else 'stock'}"
     return f"{move} is not a legal move here"
+
+
+def _constraint(pos, a: int, b: int, to_foundation: bool) -> str:
+    """Rules that bar every move but a few: Octave's turned card in the last pass, Gate's
+    spaces filled first, aces up first (``force_aces``). Empty when none applies to the move
+    from pile ``a`` to pile ``b``."""
+    eng = pos.engine
+    piles = pos.piles
+    name = eng.variant.name
+    if eng.strict_last and pos.pass_no >= eng.passes and piles[eng.W] and a != eng.W:
+        return f"in {name}'s last pass the turned card ({_c(piles[eng.W][-1])}) must be " \
+               f"played at once, to a foundation, the tableau or an empty reserve place, " \
+               f"before any other move (if it fits nowhere, the game is lost)"
+    if eng.fill_first:
+        spaces = [eng.names[i] for i in eng.T if not piles[i]]
+        if spaces and not (b in eng.Tset and not piles[b]):
+            posts = [eng.names[r] for r in eng.R if piles[r]]
+            if posts:
+                where = "from a reserve pile (" + " or ".join(posts) + ")"
+            elif eng.W >= 0 and piles[eng.W]:
+                where = "from the waste (w)"
+            elif eng.S >= 0 and piles[eng.S]:
+                where = "from the stock: type s, then play the card from w"
+            else:
+                where = ""
+            if where:
+                return f"{name}: fill the space in {spaces[0]} first, {where}; a space is " \
+                       f"filled before any other move"
+    if eng.force_aces and not to_foundation and a not in eng.Fset:
+        aces = [m for m in pos.raw_moves() if m[3] in eng.Fset and m[1] not in eng.Fset
+                and RANK_OF[piles[m[1]][-1]] == 1]
+        if aces:
+            return f"an ace that can go up must go up first in {name} (force_aces is on): " \
+                   f"{eng.text(aces[0])}"
+    return ""
+
+
+def _span(eng, group) -> str:
+    names = [eng.names[i] for i in group]
+    return names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}"
+
+
+def _explain_reserve(pos, a: int, b: int, n: int) -> str:
+    """A card or unit refused by a reserve pile (Gate's posts, Tournament's kibitzers, Miss
+    Milligan's weaving cell, Octave's reserve)."""
+    eng = pos.engine
+    v = eng.variant
+    name = v.name
+    res = eng.reserve
+    dst = eng.names[b]
+    if res.accepts == "none":
+        return f"nothing is put on the reserve piles ({_span(eng, eng.R)}) in {name}: their " \
+               f"cards only leave them"
+    if pos.piles[b]:
+        held = "one card or run" if res.accepts == "unit" else "one card"
+        return f"{dst} is not empty: a reserve place holds {held} at a time in {name}"
+    if res.when == "stock-empty" and pos.piles[eng.S]:
+        left = len(pos.piles[eng.S])
+        return f"in {name} {dst} takes a card only after the whole pack is dealt " \
+               f"(the stock still has {left} card{'s' if left != 1 else ''})"
+    if res.when == "last-pass" and pos.pass_no < eng.passes:
+        return f"in {name} an empty reserve place takes a card only in the last pass through " \
+               f"the stock"
+    kind = "t" if a in eng.Tset else "w" if a == eng.W else ""
+    if kind not in res.sources:
+        allowed = " or ".join({"t": "a top card of the tableau",
+                               "w": "the card turned from the stock (w)"}[s]
+                              for s in res.sources)
+        return f"in {name} an empty reserve place takes only {allowed}"
+    if n > 1 and res.accepts != "unit":
+        single = dict(v.options).get("weave_single_card")
+        return f"only one card at a time goes to {dst} in {name}" + (
+            " (weave_single_card is on)" if single else "")
+    return f"{eng.names[a]} {dst} is not a legal move here"
+
+
+def _explain_transfer(pos, a: int, b: int) -> str:
+    """Tournament: foundation cards move only between the two foundations of one suit."""
+    eng = pos.engine
+    name = eng.variant.name
+    rule = f"in {name} a foundation's top card moves only onto the other foundation of its " \
+           f"suit (ace-pile to king-pile or back), when their top cards are in sequence"
+    card = pos.piles[a][-1]
+    if b not in eng.Fset:
+        return f"{_c(card)} stays on the foundations: {rule}"
+    q = pos.piles[b]
+    if not q:
+        return f"{_c(card)} cannot start {eng.names[b]}: {rule}"
+    return f"{_c(card)} cannot go on {_c(q[-1])}: {rule}"
 
 
 def _explain_stock(pos) -> str:
@@ -119,6 +229,14 @@ def _explain_stock(pos) -> str:
         return f"{name} has no stock"
     st = v.stock
     s = pos.piles[eng.S]
+    why = _constraint(pos, eng.S, -1, to_foundation=False)
+    if why:
+        return why
+    if st.redeal in ("shuffle", "gather") and eng.passes and pos.pass_no >= eng.passes \
+            and (st.redeal == "shuffle" or not s):
+        redeals = eng.passes - 1
+        return ("the stock is empty and " if not s else "") + \
+            f"no redeal is left: {name} allows {redeals} redeal{'s' if redeals != 1 else ''}"
     if s:
         if st.no_empty_tableau and any(not pos.piles[i] for i in eng.T):
             return f"{name} deals only when no pile is empty: fill every space first"
@@ -143,20 +261,77 @@ def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
                f"lifted off in {name}"
     if n > 1:
         return "only one card at a time goes to a foundation"
-    targets = [b] if b >= 0 else list(eng.F)
-    group = eng.f_piece[targets[0]]
-    base = group.base_rank
     c = CARDS[card]
-    if c.rank == base:
-        return f"no foundation here can take {_c(card)}" + (
-            f": {b and v.pile_names[b]} is not empty" if b >= 0 else "")
-    direction = group.build.direction
-    need = c.rank - 1 if direction == "up" else c.rank + 1
-    if group.build.suits == "same-suit" and 1 <= need <= 13:
-        wanted = f"the {RANK_TEXT[need]}{'♠♥♦♣'[c.suit]}"
-        return f"{_c(card)} cannot go to a foundation yet: {wanted} is not on one " \
-               f"({group.phrase()})"
-    return f"{_c(card)} cannot go to a foundation yet: {group.phrase()}"
+    groups = list(dict.fromkeys(eng.f_piece[f] for f in eng.F))
+    if not any(_reaches(g, c.rank) for g in groups):
+        g = groups[0]
+        last = g.base_rank + g.max_cards - 1 if g.build.direction == "up" else \
+            g.base_rank - g.max_cards + 1
+        return f"{_c(card)} never goes to a foundation in {name}: the foundations are built " \
+               f"from {RANK_TEXT[g.base_rank]} to {RANK_TEXT[last]} only"
+    if b >= 0:
+        return _explain_one_foundation(pos, card, b)
+    if len(groups) == 1:
+        group = groups[0]
+        if c.rank == group.base_rank:
+            return f"no foundation here can take {_c(card)}"
+        need = c.rank - 1 if group.build.direction == "up" else c.rank + 1
+        if group.build.suits == "same-suit" and 1 <= need <= 13:
+            wanted = f"the {RANK_TEXT[need]}{'♠♥♦♣'[c.suit]}"
+            return f"{_c(card)} cannot go to a foundation yet: {wanted} is not on one " \
+                   f"({group.phrase()})"
+        return f"{_c(card)} cannot go to a foundation yet: {group.phrase()}"
+    # Ace-piles and king-piles, one of each per suit (Tournament, House on the Hill): say where
+    # this suit's piles stand.
+    states = []
+    for f in eng.F:
+        if len(eng.f_base[f]) == 1 and CARDS[eng.f_base[f][0]].suit == c.suit:
+            q = pos.piles[f]
+            state = "is empty" if not q else "is complete" if len(q) >= eng.f_max[f] else \
+                f"shows {_c(q[-1])}"
+            states.append(f"{eng.names[f]} (the {_pile_kind(eng, f)}) {state}")
+    if states:
+        return f"{_c(card)} cannot go to a foundation now: " + " and ".join(states)
+    phrases = "; ".join(f"{_span(eng, [f for f in eng.F if eng.f_piece[f] == g])} "
+                        f"{g.phrase().removeprefix('each ')}" for g in groups)
+    return f"{_c(card)} cannot go to a foundation yet ({phrases})"
+
+
+def _pile_kind(eng, f: int) -> str:
+    """``♥ ace-pile``: the suit and base of a one-suit foundation."""
+    group = eng.f_piece[f]
+    kind = "ace" if group.base == "A" else "king" if group.base == "K" else group.base
+    return f"{'♠♥♦♣'[CARDS[eng.f_base[f][0]].suit]} {kind}-pile"
+
+
+def _reaches(group, rank: int) -> bool:
+    """Whether a foundation of ``group`` can ever hold a card of ``rank`` (Octave: A to 10)."""
+    d = group.build.direction
+    base = group.base_rank
+    if d == "up" and not group.build.wrap:
+        return base <= rank <= base + group.max_cards - 1
+    if d == "down" and not group.build.wrap:
+        return base - group.max_cards + 1 <= rank <= base
+    return True
+
+
+def _explain_one_foundation(pos, card: int, b: int) -> str:
+    """Why the named foundation ``b`` does not take ``card``."""
+    eng = pos.engine
+    name = eng.variant.name
+    group = eng.f_piece[b]
+    fname = eng.names[b]
+    rule = f"{name}: each foundation {group.phrase().removeprefix('each ')}"
+    q = pos.piles[b]
+    base = eng.f_base[b]
+    if len(base) == 1 and CARDS[base[0]].suit != CARDS[card].suit:
+        return f"{fname} is the {_pile_kind(eng, b)} in {name} (one per suit): " \
+               f"{_c(card)} does not go there"
+    if not q:
+        return f"{fname} is empty and starts only with {' or '.join(map(_c, base))} ({rule})"
+    if len(q) >= eng.f_max[b]:
+        return f"{fname} is complete: it holds {eng.f_max[b]} cards in {name}"
+    return f"{_c(card)} cannot go on {_c(q[-1])} in {fname} ({rule})"
 
 
 def _explain_pair(pos, move: Move) -> str:

@@ -16,7 +16,7 @@ SUIT_RULES = ("same-suit", "alternate-colour", "any-suit", "any-but-own", "same-
 MOVE_UNITS = ("single", "run", "same-suit-run", "face-up-block", "face-up-block-only",
               "single-or-whole-pile", "none")
 SPACE_RULES = ("any", "kings", "none", "waste", "auto-waste-stock", "auto-stock",
-               "reserve-then-waste")
+               "reserve-then-waste", "any-or-stock")
 STOCK_DEALS = ("waste", "tableau", "line", "none")
 REDEALS = ("waste", "gather", "shuffle", "none")
 WIN_RULES = ("foundations", "tableau-empty", "one-pile", "pyramid-empty", "gaps-rows",
@@ -125,6 +125,8 @@ class Tableau:
             return f"an emptied pile at once gets {self.refill} new cards from the stock"
         return {
             "any": "any card or movable unit may fill a space",
+            "any-or-stock": "any card or movable unit, or the top card of the stock, may fill "
+                            "a space",
             "kings": "only a king, or a run headed by a king, may fill a space",
             "none": "an empty pile is never filled again",
             "waste": "a space is filled only from the waste (the card turned from the stock)",
@@ -150,6 +152,8 @@ class Foundations:
     """Spider: a foundation takes only a complete K→A run in one suit, lifted off a pile."""
     auto: bool = False
     """With ``complete_runs``: the run is lifted off by itself as soon as it is complete."""
+    per_suit: bool = False
+    """Each pile of the group holds one suit, in the order ♠ ♥ ♦ ♣ (count 4)."""
     force_aces: bool = False
     """An ace that can go up must go up before any other move (S0 Emperor, S1 Napoleon)."""
     transfer: bool = False
@@ -287,6 +291,8 @@ class OptionSpec:
     kind: str = "choice"
     """``choice`` (one of ``values``), ``int`` (>= ``minimum``; ``unlimited`` = 0), ``bool``."""
     minimum: int = 0
+    unlimited: bool = False
+    """With ``kind = "int"``: 0 means no limit, written and typed as ``unlimited``."""
     sets: object = field(default=None, compare=False)
     """A dotted key the value is written to, or a mapping value -> {dotted key: value}."""
 

@@ -63,6 +63,11 @@ class Variant:
     def option(self, name: str) -> object:
         return dict(self.options)[name]
 
+    def option_text(self, name: str, value: object = None) -> str:
+        """An option's value (the chosen one, or ``value``) as the player types it."""
+        spec = next(s for s in self.option_specs if s.name == name)
+        return format_option(self.option(name) if value is None else value, spec)
+
     def changed_options(self) -> dict[str, object]:
         """Options that differ from their defaults: with the key and seed, they name one game."""
         defaults = {o.name: o.default for o in self.option_specs}
@@ -74,7 +79,7 @@ class Variant:
         changed = self.changed_options()
         if not changed:
             return self.key
-        return self.key + ":" + ",".join(f"{k}={format_option(v)}" for k, v in changed.items())
+        return self.key + ":" + ",".join(f"{k}={self.option_text(k)}" for k in changed)
 
     # -- piles ------------------------------------------------------------------------------
     @property
@@ -91,10 +96,12 @@ class Variant:
         return describe(self)
 
 
-def format_option(value: object) -> str:
+def format_option(value: object, spec: P.OptionSpec | None = None) -> str:
+    """An option value as typed: ``true``/``false``, ``unlimited`` for a 0 that means no
+    limit (when ``spec`` says so), else the value itself."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if value == 0 and not isinstance(value, bool):
+    if value == 0 and spec is not None and spec.unlimited:
         return "unlimited"
     return str(value)
 
@@ -261,7 +268,7 @@ def _coerce_option(key: str, spec: P.OptionSpec, raw: object) -> object:
             return False
         raise VariantError(f"{key} option {spec.name} takes true or false, not {raw!r}")
     if spec.kind == "int":
-        if text == "unlimited":
+        if text == "unlimited" and spec.unlimited:
             return 0
         try:
             value = int(text)
@@ -270,7 +277,7 @@ def _coerce_option(key: str, spec: P.OptionSpec, raw: object) -> object:
         if value < spec.minimum:
             raise VariantError(
                 f"{key} option {spec.name} takes a whole number >= {spec.minimum}"
-                f" (or 'unlimited'), not {raw!r}")
+                + (" (or 'unlimited')" if spec.unlimited else "") + f", not {raw!r}")
         return value
     for allowed in spec.values:
         if text == str(allowed).lower():
@@ -283,7 +290,7 @@ def _apply_option(key: str, data: dict, spec: P.OptionSpec, value: object) -> No
     if isinstance(spec.sets, str):
         _set_dotted(data, spec.sets, value)
     elif isinstance(spec.sets, dict):
-        for k, v in spec.sets.get(format_option(value), {}).items():
+        for k, v in spec.sets.get(format_option(value, spec), {}).items():
             _set_dotted(data, k, v)
 
 

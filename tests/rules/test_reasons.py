@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion.rules import Position, deal
-
 from handmade import position
+
+from companion.rules import Position, deal
 
 
 def test_check_reads_card_notation_like_play():
