@@ -29,7 +29,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .rules import DEAL_VERSION, deal, load_variant, variant_keys
-from .rules.variant import format_option
 
 SEEDS = range(1, 101)
 COLUMNS = ("seed", "fingerprint", "verdict")
@@ -126,7 +125,7 @@ def render(variant_key: str, fingerprints: dict[int, str],
     for row in old_rows.values():
         extra += [c for c in row if c not in COLUMNS and c not in extra]
     v = load_variant(variant_key)
-    options = ", ".join(f"{k}={format_option(val)}" for k, val in v.options) or "none"
+    options = ", ".join(f"{k}={v.option_text(k)}" for k, _ in v.options) or "none"
     lines = [
         f"# variant: {variant_key}",
         f"# deal_version: {DEAL_VERSION}",

@@ -64,7 +64,7 @@ def _summary(v) -> dict:
         "key": v.key, "name": v.name, "decks": v.decks, "cards": v.deck_size,
         "summary": v.summary, "aliases": list(v.aliases), "source": v.source,
         "piles": list(v.pile_names),
-        "options": [{"name": o.name, "default": format_option(o.default),
-                     "values": [format_option(x) for x in o.values], "kind": o.kind,
+        "options": [{"name": o.name, "default": format_option(o.default, o),
+                     "values": [format_option(x, o) for x in o.values], "kind": o.kind,
                      "help": o.help} for o in v.option_specs],
     }

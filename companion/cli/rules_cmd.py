@@ -38,8 +38,8 @@ def rules(variant, options, as_json):
     v = load_variant_or_fail(variant, parse_options(options))
     lines = v.describe()
     moves = notation(v)
-    specs = [{"name": o.name, "value": format_option(dict(v.options)[o.name]),
-              "default": format_option(o.default), "help": o.help} for o in v.option_specs]
+    specs = [{"name": o.name, "value": v.option_text(o.name),
+              "default": format_option(o.default, o), "help": o.help} for o in v.option_specs]
     if as_json:
         echo_json({"variant": v.key, "identity": v.identity, "name": v.name, "rules": lines,
                    "notation": [{"text": a, "meaning": b} for a, b in moves],
