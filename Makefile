@@ -23,6 +23,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/sheets.py
+	$(BIN)/python bench/recorder.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,320 @@
+"""Setup sheets read back: the PDF's own text lists every pile and the deck, and they deal.
+
+The text is read with pypdf in the order the PDF draws it (its contract is in the docstring of
+companion/render/pdf.py): on a setup page, after "Layout", each pile's name then its cards
+bottom first (only the top card of a squared pile); after "Squared piles", each such pile's name
+then all its cards; after "Stack the deck", the deck top card first.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from companion.cards import Card
+from companion.render.pdf import (
+    SheetError,
+    atomic_write,
+    deal_lines,
+    default_paper,
+    notation_rows,
+    qr_text,
+    render_sheets,
+    write_sheets,
+)
+from companion.rules import DEAL_VERSION, deal, deck_order, load_variant, variant_keys
+from companion.rules.deal import lay_out
+
+pypdf = pytest.importorskip("pypdf", reason="pypdf is a test dependency: pip install -e '.[test]'")
+
+CARD_RE = re.compile(r"^(10|[2-9AJQK])[♠♥♦♣]$")
+PDFTOPPM = shutil.which("pdftoppm")
+needs_pdftoppm = pytest.mark.skipif(
+    PDFTOPPM is None, reason="pdftoppm (Debian/Ubuntu: apt-get install poppler-utils) is not "
+                             "installed, so pages cannot be rendered to images")
+DATE = "2026-01-02"
+
+
+def fragments(page) -> list[str]:
+    out: list[str] = []
+    page.extract_text(visitor_text=lambda text, *_: out.append(text.strip()))
+    return [t for t in out if t]
+
+
+def read_setup_page(frags: list[str], pile_names) -> dict:
+    """The setup page's text as: diagram pile -> cards, squared pile -> cards, deck order."""
+    section = None
+    diagram: dict[str, list[int]] = {}
+    listed: dict[str, list[int]] = {}
+    deck: list[int] = []
+    current = None
+    for text in frags:
+        if text in ("Layout", "Squared piles", "Stack the deck"):
+            section, current = text, None
+            continue
+        if section is None:
+            continue
+        if section != "Stack the deck" and text in pile_names:
+            current = text
+            (diagram if section == "Layout" else listed).setdefault(current, [])
+            continue
+        if not CARD_RE.match(text):
+            continue
+        code = Card.parse(text).code
+        if section == "Stack the deck":
+            deck.append(code)
+        elif current is not None:
+            (diagram if section == "Layout" else listed)[current].append(code)
+    return {"diagram": diagram, "listed": listed, "deck": deck}
+
+
+@pytest.fixture(scope="module")
+def every_variant():
+    """One setup page for every variant, seed 1 (and Accordion dealt all out, seed 2)."""
+    positions = [deal(k, 1) for k in variant_keys()]
+    positions.append(deal("accordion", 2, {"deal": "all"}))
+    data = render_sheets(positions, date=DATE, play_page=False)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    pages = [(frags, "\n".join(frags)) for frags in map(fragments, reader.pages)]
+    return positions, data, pages
+
+
+def test_every_pile_and_card_is_on_the_sheet(every_variant):
+    positions, _, pages = every_variant
+    assert len(pages) == len(positions)
+    for pos, (frags, _) in zip(positions, pages, strict=True):
+        names = pos.engine.names
+        got = read_setup_page(frags, set(names))
+        key = pos.variant.identity
+        for i, name in enumerate(names):
+            cards = list(pos.piles[i])
+            if name in got["listed"]:
+                assert got["listed"][name] == cards, (key, name)
+                assert got["diagram"].get(name) == cards[-1:], (key, name)
+            elif cards:
+                assert got["diagram"].get(name) == cards, (key, name)
+        # every dealt pile is named on the diagram, or listed under "Squared piles"
+        dealt = {n for i, n in enumerate(names) if pos.piles[i]}
+        assert dealt <= set(got["diagram"]) | set(got["listed"]), key
+
+
+def test_stacking_order_is_printed_and_deals_the_layout(every_variant):
+    positions, _, pages = every_variant
+    for pos, (frags, _) in zip(positions, pages, strict=True):
+        v = pos.variant
+        got = read_setup_page(frags, set(pos.engine.names))
+        assert got["deck"] == deck_order(v, pos.seed), v.identity
+        piles, down = lay_out(v, got["deck"])
+        assert [tuple(p) for p in piles] == list(pos.piles), v.identity
+        assert list(down) == list(pos.down), v.identity
+
+
+def test_header_names_the_deal(every_variant):
+    positions, _, pages = every_variant
+    for pos, (_, text) in zip(positions, pages, strict=True):
+        assert pos.variant.name in text and f"seed {pos.seed}" in text
+        assert f"deal version {DEAL_VERSION}" in text and f"printed {DATE}" in text
+        assert qr_text(pos) in text
+
+
+def test_sheets_stay_small(every_variant):
+    positions, data, pages = every_variant
+    assert len(data) / len(pages) <= 100 * 1024
+
+
+def test_output_is_deterministic():
+    positions = [deal("spider", 3), deal("pyramid", 4)]
+    assert render_sheets(positions, date=DATE) == render_sheets(positions, date=DATE)
+    assert render_sheets(positions, date=DATE) != render_sheets(positions, date="2026-01-03")
+
+
+def test_play_page_has_rules_notation_and_log():
+    pos = deal("klondike", 5, {"draw": 1})
+    reader = pypdf.PdfReader(io.BytesIO(render_sheets([pos], date=DATE)))
+    assert len(reader.pages) == 2
+    text = " ".join(fragments(reader.pages[1]))
+    for line in pos.variant.describe():
+        assert line.split(" ")[0] in text
+    words = re.sub(r"\s+", " ", reader.pages[1].extract_text())
+    for sentence in pos.variant.describe():
+        # wrapped across lines, but every word is there in order
+        assert all(w in words for w in sentence.split()[:6])
+    for notation, _ in notation_rows(pos.variant):
+        assert notation in text
+    numbers = [t for t in fragments(reader.pages[1]) if t.isdigit()]
+    assert numbers[:3] == ["1", "2", "3"] and len(numbers) >= 80
+
+
+def test_qr_text_names_variant_seed_options_and_version():
+    assert qr_text(deal("klondike", 42)) == f"companion:klondike:42::{DEAL_VERSION}"
+    assert qr_text(deal("klondike", 42, {"draw": 1, "passes": 3})) == \
+        f"companion:klondike:42:draw=1,passes=3:{DEAL_VERSION}"
+
+
+def test_physical_deal_is_refused():
+    with pytest.raises(SheetError, match="seeded"):
+        render_sheets([deal("klondike")])
+
+
+@pytest.mark.parametrize("env, paper", [
+    ({"LANG": "en_US.UTF-8"}, "letter"),
+    ({"LANG": "fr_CA.UTF-8"}, "letter"),
+    ({"LANG": "de_DE.UTF-8"}, "a4"),
+    ({"LANG": "C.UTF-8"}, "a4"),
+    ({}, "a4"),
+    ({"LC_ALL": "en_GB.UTF-8", "LANG": "en_US.UTF-8"}, "a4"),
+    ({"LC_PAPER": "es_MX.UTF-8", "LANG": "de_DE.UTF-8"}, "letter"),
+    ({"PAPERSIZE": "letter", "LANG": "de_DE.UTF-8"}, "letter"),
+])
+def test_default_paper_follows_the_locale(env, paper):
+    assert default_paper(env) == paper
+
+
+def test_paper_sizes():
+    pos = deal("golf", 1)
+    for paper, (w, h) in (("a4", (595, 842)), ("letter", (612, 792))):
+        box = pypdf.PdfReader(io.BytesIO(render_sheets([pos], paper=paper, date=DATE))) \
+            .pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == (w, h)
+
+
+@pytest.mark.parametrize("key", variant_keys())
+def test_every_variant_says_how_to_deal(key):
+    assert deal_lines(load_variant(key))
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+def test_write_is_atomic(tmp_path, monkeypatch):
+    target = tmp_path / "sheet.pdf"
+    target.write_bytes(b"old")
+
+    def broken(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(SheetError, match="No space left"):
+        write_sheets(target, [deal("klondike", 1)], date=DATE)
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
+
+
+def test_failed_render_writes_nothing(tmp_path):
+    target = tmp_path / "sheet.pdf"
+    with pytest.raises(SheetError):
+        write_sheets(target, [deal("klondike")])
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(not hasattr(os, "umask") or os.name != "posix", reason="POSIX modes")
+def test_written_file_gets_the_usual_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        atomic_write(tmp_path / "new.pdf", b"x")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.pdf").stat().st_mode & 0o777 == 0o644
+    (tmp_path / "kept.pdf").write_bytes(b"old")
+    (tmp_path / "kept.pdf").chmod(0o640)
+    atomic_write(tmp_path / "kept.pdf", b"new")
+    assert (tmp_path / "kept.pdf").stat().st_mode & 0o777 == 0o640
+
+
+def test_write_replaces_the_file_whole(tmp_path):
+    target = tmp_path / "sheet.pdf"
+    target.write_bytes(b"old")
+    written = write_sheets(target, [deal("klondike", 1)], date=DATE)
+    assert target.read_bytes().startswith(b"%PDF") and written.size == target.stat().st_size
+    assert written.pages == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
+
+
+def test_unwritable_paths_say_why(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(SheetError, match="no folder"):
+        atomic_write(tmp_path / "missing" / "a.pdf", b"x")
+    with pytest.raises(SheetError, match="no folder"):
+        atomic_write(tmp_path / "file" / "a.pdf", b"x")
+    with pytest.raises(SheetError, match="is a folder"):
+        atomic_write(tmp_path, b"x")
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
+                    reason="root may write into a read-only folder")
+def test_read_only_folder(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(SheetError, match="cannot write"):
+            atomic_write(folder / "a.pdf", b"x")
+    finally:
+        folder.chmod(0o700)
+
+
+# -- pictures ----------------------------------------------------------------------------------
+
+def _render_png(data: bytes, tmp_path, dpi: int, page: int = 1):
+    import cv2
+    pdf = tmp_path / "in.pdf"
+    pdf.write_bytes(data)
+    subprocess.run([PDFTOPPM, "-png", "-r", str(dpi), "-f", str(page), "-l", str(page),
+                    "-singlefile", str(pdf), str(tmp_path / "out")], check=True,
+                   capture_output=True, timeout=60)
+    image = cv2.imread(str(tmp_path / "out.png"))
+    assert image is not None
+    return image
+
+
+@needs_pdftoppm
+def test_every_page_renders(every_variant, tmp_path):
+    _, data, pages = every_variant
+    pdf = tmp_path / "all.pdf"
+    pdf.write_bytes(data)
+    subprocess.run([PDFTOPPM, "-png", "-r", "20", str(pdf), str(tmp_path / "p")], check=True,
+                   capture_output=True, timeout=120)
+    pngs = sorted(tmp_path.glob("p-*.png"))
+    assert len(pngs) == len(pages)
+    import cv2
+    for png in pngs:
+        image = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+        assert image is not None and image.min() < 60  # something dark was drawn
+
+
+@needs_pdftoppm
+@pytest.mark.parametrize("pos", [deal("klondike", 42), deal("klondike", 7, {"draw": 1}),
+                                 deal("gaps", 3, {"redeals": 0})], ids=str)
+def test_qr_code_decodes(pos, tmp_path):
+    import cv2
+    data = render_sheets([pos], date=DATE, play_page=False)
+    texts = []
+    # OpenCV's detector misses some codes at one particular scale: read it as a phone would,
+    # at a few resolutions, and require what it reads to be exactly the game's identity.
+    for dpi in (150, 200, 300):
+        (tmp_path / str(dpi)).mkdir()
+        image = _render_png(data, tmp_path / str(dpi), dpi)
+        h, w = image.shape[:2]
+        corner = image[: h // 6, w // 2:]  # the QR code sits top right
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(corner)
+        if text:
+            texts.append(text)
+    assert texts and set(texts) == {qr_text(pos)}
+
+
+@needs_pdftoppm
+def test_red_suits_are_red_unless_mono(tmp_path):
+    pos = deal("klondike", 1)  # hearts and diamonds face up on the layout
+
+    def red_pixels(mono: bool) -> int:
+        image = _render_png(render_sheets([pos], date=DATE, mono=mono, play_page=False),
+                            tmp_path, 40).astype(int)
+        b, g, r = image[..., 0], image[..., 1], image[..., 2]
+        return int(((r > 150) & (g < 90) & (b < 90)).sum())
+
+    assert red_pixels(False) > 50
+    assert red_pixels(True) == 0
