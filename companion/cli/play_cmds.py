@@ -1,0 +1,891 @@
+"""`companion play`, `resume`, `games`, `show`, `replay`, `stats`, `export`, `import`, `verify`:
+the game recorder at the command line.
+
+The commands parse options, open the game database and hand typed lines to the recorder's
+state machine (:mod:`companion.record.session`); this module only reads lines and prints
+replies. Each runs interactively in a terminal, or non-interactively from a file
+(``--moves-file``) or piped standard input, with ``--json`` where the output is data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+
+import click
+
+from .common import SEED, VARIANT, display, display_flags, echo_json, option_flag, parse_options
+
+GAME_ID = click.IntRange(min=1)
+
+
+def db_option(f):
+    return click.option(
+        "--db", "db", type=click.Path(dir_okay=False), envvar=None, metavar="PATH",
+        help="The game database (default: $COMPANION_DB, else games.sqlite3 in your user "
+             "data folder).")(f)
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(f)
+
+
+def moves_file_option(f):
+    return click.option(
+        "--moves-file", type=click.File("r", encoding="utf-8"),
+        help="Read the lines to type from a file (one a line; # starts a comment; - for "
+             "standard input) instead of the keyboard.")(f)
+
+
+def _store(db, create: bool = True):
+    from ..record.store import open_store
+    return open_store(db, create=create)
+
+
+def _title(variant, seed) -> str:
+    opts = variant.changed_options()
+    from ..rules.variant import format_option
+    extra = (", " + ", ".join(f"{k}={format_option(v)}" for k, v in opts.items())) if opts \
+        else ""
+    deal = "physical deal" if seed is None else f"seed {seed}"
+    return f"{variant.name} ({variant.key}), {deal}{extra}"
+
+
+def _variant_of(row):
+    from ..record.games import variant_of
+    return variant_of(row)
+
+
+# ------------------------------------------------------------------------------ the loop
+
+def _lines_from(stream):
+    for raw in stream:
+        line = raw.rstrip("\r\n")
+        if "#" in line:
+            line = line.split("#", 1)[0]
+        if line.strip():
+            yield line
+
+
+def run_session(session, *, moves_file=None, as_json: bool = False, quiet: bool = False,
+                intro: list[str] | None = None) -> int:
+    """Feed lines to ``session`` until it ends or input runs out. Exit status: 1 if any line
+    was refused (non-interactive), else 0."""
+    intro = intro or []
+    interactive = moves_file is None and sys.stdin.isatty() and not as_json
+    if interactive:
+        return _interactive(session, intro)
+    stream = moves_file if moves_file is not None else sys.stdin
+    transcript = []
+    refused = 0
+    if not as_json:
+        for line in intro:
+            click.echo(line)
+        if not quiet:
+            click.echo(session.board())
+    for line in _lines_from(stream):
+        prompt = session.prompt()
+        reply = session.handle(line)
+        if not reply.ok:
+            refused += 1
+        if as_json:
+            transcript.append({"input": line, **reply.to_json()})
+        else:
+            click.echo(f"{prompt}{line}")
+            text = "\n".join(reply.lines) if quiet else reply.text
+            if text:
+                click.echo(text)
+        if session.done:
+            break
+    if not session.done:
+        end = _kept_text(session)
+        if not as_json and end:
+            click.echo(end)
+    if as_json:
+        echo_json({"ok": refused == 0, "refused": refused, "entries": transcript,
+                   **session.state_json()})
+    return 1 if refused else 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _kept_text(session) -> str:
+    if session.game_id is None:
+        return ""
+    n = session.move_count
+    return (f"End of input: game {session.game_id} kept ({n} move{'s' if n != 1 else ''}); "
+            f"`companion resume {session.game_id}` goes on.")
+
+
+def _interactive(session, intro: list[str]) -> int:
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (line editing and history for input())
+    for line in intro:
+        click.echo(line)
+    click.echo(session.board())
+    if session.phase != "setup":
+        waiting = session.handle("")
+        if waiting.lines:
+            click.echo(waiting.text)
+    while not session.done:
+        try:
+            line = input(session.prompt())
+        except (EOFError, KeyboardInterrupt):
+            click.echo()
+            line = "quit"
+        try:
+            reply = session.handle(line)
+        except KeyboardInterrupt:
+            # The database holds every accepted move; what was being done is not half-kept.
+            click.echo()
+            if session.game_id is not None:
+                click.echo(f"Interrupted: game {session.game_id} is kept as saved; "
+                           f"`companion resume {session.game_id}` goes on.")
+            return 130
+        if reply.text:
+            click.echo(reply.text)
+    return 0
+
+
+# ------------------------------------------------------------------------------ play
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.option("--seed", type=SEED, help="A seeded deal (0 to 4294967295): the engine knows "
+                                        "every card, as on its setup sheet.")
+@click.option("--physical", is_flag=True, help="A deck you shuffled yourself: you type the "
+                                               "face-up cards, then each card as it turns up.")
+@option_flag
+@click.option("--name", help="A name for the game (shown by `companion games`).")
+@db_option
+@moves_file_option
+@display_flags
+@json_option
+@click.option("--quiet", "-q", is_flag=True, help="Non-interactive: do not draw the layout "
+                                                  "after every move.")
+def play(variant, seed, physical, options, name, db, moves_file, as_json, quiet):
+    """Record a game of VARIANT played with real cards, checking every move.
+
+    Deal the cards (a seeded deal from `companion deal` or a setup sheet, or
+    your own shuffle with --physical), then type each move as you make it:
+    `t3 t5`, `3 5`, `7h`, `w f`, `s`. Illegal moves are refused with the
+    rule's reason; `undo`, `redo`, `moves`, `show`, `hint`, `help`, `resign`
+    and `quit` work at the prompt. Every accepted move is saved at once: quit
+    (or lose power) at any time and `companion resume ID` goes on.
+
+    In a physical game you first type the face-up cards of the layout, pile by
+    pile, and later name each card as it turns up. In a seeded game the
+    recorder says which card should turn up; type `t3=CARD` if yours differs
+    (a dealing error).
+
+    Standard input that is not a terminal (or --moves-file) is read line by
+    line, as if typed; the exit status is then 1 if any line was refused.
+
+    \b
+    Examples:
+      companion play klondike --seed 42
+      companion play spider --seed 7 --name "Sunday"
+      companion play klondike --physical
+      companion play klondike --seed 42 --moves-file moves.txt --json
+    """
+    from ..record.session import Session
+    from ..record.store import GameLog
+    from ..rules import DEAL_VERSION
+    from .common import load_variant_or_fail
+    if seed is not None and physical:
+        raise click.UsageError("give either --seed N (a seeded deal) or --physical (your own "
+                               "shuffle), not both")
+    if seed is None and not physical:
+        raise click.UsageError("say which deal: --seed N for a seeded deal (as `companion "
+                               "deal` draws it), or --physical for a deck you shuffled")
+    v = load_variant_or_fail(variant, parse_options(options))
+    d = display()
+    with _store(db) as store:
+        if physical:
+            session = Session.physical(v, symbols=d.symbols, colour=d.colour)
+            setup = session.phase == "setup"
+            gid = store.create_game(
+                variant=v.key, options=v.changed_options(), seed=None,
+                deal_version=DEAL_VERSION, name=name,
+                start=json.dumps({"layout": {}} if setup else session.start.to_json()),
+                phase="setup" if setup else "play")
+        else:
+            session = Session.seeded(v, seed, symbols=d.symbols, colour=d.colour)
+            gid = store.create_game(variant=v.key, options=v.changed_options(), seed=seed,
+                                    deal_version=DEAL_VERSION, name=name)
+        session.log = GameLog(store, gid)
+        session.game_id = gid
+        intro = [f"{_title(v, seed)}: game {gid}, saved in {store.path}"]
+        if physical and session.layout is not None:
+            intro.append("Type the face-up cards of your layout, pile by pile, bottom to top "
+                         "(`help` explains).")
+            intro.append(session.layout.instructions())
+        elif physical:
+            intro.append("Nothing is face up yet: play, and name each card as it turns up "
+                         "(`help` explains).")
+        else:
+            intro.append(f"Deal it as `companion deal {v.key} --seed {seed}` shows (`companion "
+                         f"verify {v.key} --seed {seed}` checks your layout). `help` lists "
+                         f"what you can type.")
+        code = run_session(session, moves_file=moves_file, as_json=as_json, quiet=quiet,
+                           intro=intro)
+    click.get_current_context().exit(code)
+
+
+@click.command()
+@click.argument("game_id", type=GAME_ID, metavar="ID")
+@db_option
+@moves_file_option
+@display_flags
+@json_option
+@click.option("--quiet", "-q", is_flag=True, help="Non-interactive: do not draw the layout "
+                                                  "after every move.")
+def resume(game_id, db, moves_file, as_json, quiet):
+    """Go on with game ID where it was left (`companion games` lists them).
+
+    Every stored move is replayed through the rules engine first, so the
+    position is exactly the one you left. A physical game left while its
+    layout was being typed goes on with the layout.
+
+    \b
+    Examples:
+      companion resume 3
+      companion resume 3 --moves-file more-moves.txt
+    """
+    session, store, row, v = _open_session(game_id, db)
+    with store:
+        if row.result == "resigned":
+            raise click.ClickException(f"game {game_id} was resigned and is closed; start "
+                                       f"a new one with `companion play`")
+        intro = [f"{_title(v, row.seed)}: game {game_id}"
+                 + (f" ({row.name})" if row.name else "")
+                 + f", {_plural(session.move_count, 'move')} played, saved in {store.path}"]
+        if session.phase == "setup":
+            intro.append(session.layout.instructions())
+        code = run_session(session, moves_file=moves_file, as_json=as_json, quiet=quiet,
+                           intro=intro)
+    click.get_current_context().exit(code)
+
+
+def _open_session(game_id, db):
+    from ..record.session import Session
+    from ..record.store import GameLog
+    from ..rules import Position, deal
+    d = display()
+    store = _store(db, create=False)
+    try:
+        row = store.game(game_id)
+        v = _variant_of(row)
+        log = GameLog(store, game_id)
+        kw = {"log": log, "game_id": game_id, "symbols": d.symbols, "colour": d.colour}
+        if row.phase == "setup":
+            typed = _json_field(row, store).get("layout", {})
+            session = Session.in_setup(deal(v, None), typed, **kw)
+        else:
+            if row.seed is not None:
+                start = deal(v, row.seed)
+            else:
+                start = Position.from_json(_json_field(row, store))
+            entries = [t for t, _ in store.moves(game_id)]
+            session = Session.resume(start, entries, **kw)
+            o = session.outcome()
+            if o is not None and row.result != o.result() and row.result != "resigned":
+                store.finish(game_id, o.result(), o.termination.value, o.score)
+            elif o is None and row.result in ("won", "lost"):
+                store.finish(game_id, None)
+    except BaseException:
+        store.close()
+        raise
+    return session, store, row, v
+
+
+def _json_field(row, store) -> dict:
+    from ..record.games import start_json
+    return start_json(row, store.path)
+
+
+# ------------------------------------------------------------------------------ listing
+
+def _row_json(row, v=None) -> dict:
+    return {"id": row.id, "name": row.name, "variant": row.variant,
+            "identity": v.identity if v else row.variant, "options": row.options,
+            "seed": row.seed, "physical": row.seed is None, "started_at": row.started_at,
+            "ended_at": row.ended_at, "moves": row.moves, "status": row.status,
+            "result": row.result, "termination": row.termination, "score": row.score}
+
+
+def _identity(row) -> str:
+    try:
+        return _variant_of(row).identity
+    except Exception:
+        return row.variant
+
+
+@click.command()
+@click.option("--variant", "variant_filter", type=VARIANT, help="Only games of this variant.")
+@db_option
+@json_option
+def games(variant_filter, db, as_json):
+    """List the recorded games: id, variant, deal, start, moves and result.
+
+    \b
+    Examples:
+      companion games
+      companion games --variant spider
+      companion games --json
+    """
+    from ..record.store import local_time, resolve_path
+    path = resolve_path(db)
+    if not path.exists():
+        if as_json:
+            echo_json([])
+        else:
+            click.echo(f"No games yet ({path} does not exist): `companion play` starts one.")
+        return
+    with _store(db, create=False) as store:
+        rows = store.games(variant_filter)
+    if as_json:
+        echo_json([_row_json(r) | {"identity": _identity(r)} for r in rows])
+        return
+    if not rows:
+        click.echo("No games yet." if not variant_filter else f"No {variant_filter} games yet.")
+        return
+    table = [("id", "name", "variant", "deal", "started", "moves", "result")]
+    for r in rows:
+        table.append((str(r.id), r.name or "", _identity(r), r.deal_text,
+                      local_time(r.started_at), str(r.moves), r.status))
+    _echo_table(table, right={0, 5})
+
+
+def _echo_table(rows, right=frozenset()) -> None:
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    for r in rows:
+        cells = [r[c].rjust(widths[c]) if c in right else r[c].ljust(widths[c])
+                 for c in range(len(r))]
+        click.echo("  ".join(cells).rstrip())
+
+
+def _load_game(game_id, db):
+    """(row, variant, start position, entries) of a stored game, for show/replay/export."""
+    from ..record.games import load_game
+    with _store(db, create=False) as store:
+        game = load_game(store, game_id)
+    return game.row, game.variant, game.start, game.entries
+
+
+def _positions(start, entries):
+    """Yield (move number, entries so far, position) after each move and its reveals."""
+    from ..errors import CompanionError
+    from ..record import StoreError
+    pos = start.copy()
+    number = 0
+    yield 0, 0, pos.copy()
+    for n, text in enumerate(entries, 1):
+        try:
+            pos.play(text)
+        except CompanionError as exc:
+            raise StoreError(f"stored move {n} ({text}) does not replay: "
+                             f"{getattr(exc, 'reason', None) or exc}") from None
+        if "=" not in text:
+            number += 1
+        nxt = entries[n] if n < len(entries) else None
+        if nxt is None or "=" not in nxt:
+            yield number, n, pos.copy()
+
+
+def _numbered(entries, upto: int | None = None) -> list[str]:
+    out: list[str] = []
+    number = 0
+    for n, text in enumerate(entries, 1):
+        if upto is not None and n > upto:
+            break
+        if "=" in text and out:
+            out[-1] += " " + text
+        else:
+            number += 1
+            out.append(f"{number}. {text}")
+    return out
+
+
+def _wrap(items: list[str], width: int = 96) -> list[str]:
+    lines, cur = [], ""
+    for it in items:
+        if cur and len(cur) + 2 + len(it) > width:
+            lines.append(cur)
+            cur = it
+        else:
+            cur = f"{cur}  {it}" if cur else it
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def _render(pos) -> str:
+    from ..render.text import render
+    d = display()
+    return render(pos, symbols=d.symbols, colour=d.colour)
+
+
+def _outcome_line(pos) -> str:
+    o = None if pos.pending_reveals() else pos.outcome()
+    if o is None:
+        return ""
+    if o.won:
+        return "Won." + (f" Score {o.score}." if o.score is not None else "")
+    why = {"no-moves": "no legal move is left",
+           "blocked": "a whole pass through the stock changed nothing"}.get(
+               o.termination.value, o.termination.value)
+    return f"Lost: {why}." + (f" Score {o.score}." if o.score is not None else "")
+
+
+@click.command()
+@click.argument("game_id", type=GAME_ID, metavar="ID")
+@click.option("--at", "at", type=click.IntRange(min=0), metavar="N",
+              help="The position after move N (0: the start). Default: the latest.")
+@db_option
+@display_flags
+@json_option
+def show(game_id, at, db, as_json):
+    """Show game ID: its details, the position (latest, or after move N) and its moves.
+
+    \b
+    Examples:
+      companion show 3
+      companion show 3 --at 10
+      companion show 3 --json
+    """
+    from ..record.store import local_time
+    row, v, start, entries = _load_game(game_id, db)
+    steps = list(_positions(start, entries))
+    total = steps[-1][0]
+    if at is not None and at > total:
+        raise click.BadParameter(f"game {game_id} has {total} moves: give --at 0 to {total}",
+                                 param_hint="--at")
+    number, upto, pos = steps[-1] if at is None else next(s for s in steps if s[0] == at)
+    d = display()
+    if as_json:
+        o = None if pos.pending_reveals() else pos.outcome()
+        echo_json({"game": _row_json(row, v), "at": number, "moves": entries[:upto],
+                   "all_moves": entries, "notes": row.notes, "position": pos.to_json(),
+                   "outcome": None if o is None else {
+                       "result": o.result(), "termination": o.termination.value,
+                       "score": o.score}})
+        return
+    head = f"Game {row.id}" + (f" ({row.name})" if row.name else "") + \
+        f": {_title(v, row.seed)}, started {local_time(row.started_at)}, " \
+        f"{total} move{'s' if total != 1 else ''}, {row.status}"
+    click.echo(head)
+    if number == 0:
+        click.echo("At the start.")
+    else:
+        click.echo(f"After move {number} of {total}: " + _numbered(entries, upto)[-1]
+                   .split(". ", 1)[1])
+    click.echo(_render(pos))
+    end = _outcome_line(pos)
+    if end:
+        click.echo(end)
+    if entries:
+        click.echo("Moves:")
+        for line in _wrap(_numbered(entries)):
+            click.echo("  " + line)
+    for note in row.notes:
+        after = sum(1 for t in entries[:int(note["ply"])] if "=" not in t)
+        click.echo(d.text(f"Note after move {after}: {note['text']}"))
+
+
+@click.command()
+@click.argument("game_id", type=GAME_ID, metavar="ID")
+@db_option
+@display_flags
+@json_option
+@click.option("--step/--no-step", default=None,
+              help="Wait for Enter between moves (default: when standard input is a "
+                   "terminal).")
+def replay(game_id, db, as_json, step):
+    """Replay game ID move by move, drawing the position after each.
+
+    In a terminal it waits for Enter between moves (b goes back one, q stops).
+
+    \b
+    Examples:
+      companion replay 3
+      companion replay 3 --no-step | less
+      companion replay 3 --json
+    """
+    from ..record.session import describe_raw
+    row, v, start, entries = _load_game(game_id, db)
+    d = display()
+    if as_json:
+        echo_json({"game": _row_json(row, v), "steps": [
+            {"move": n, "entries": entries[:k], "position": p.to_json()}
+            for n, k, p in _positions(start, entries)]})
+        return
+    steps = list(_positions(start, entries))
+    moves = _numbered(entries)
+    if step is None:
+        step = sys.stdin.isatty() and sys.stdout.isatty()
+    click.echo(f"Game {row.id}: {_title(v, row.seed)}, {len(moves)} moves")
+    i = 0
+    while i < len(steps):
+        number, upto, pos = steps[i]
+        if number == 0:
+            click.echo("Start:")
+        else:
+            text = moves[number - 1]
+            prev = steps[i - 1][2]
+            first = entries[steps[i - 1][1]]
+            words = ""
+            try:
+                raw = prev.to_raw(prev.parse_move(first))
+                words = " (" + describe_raw(prev.engine, raw, prev.piles, prev.down,
+                                            d.symbols) + ")"
+            except Exception:
+                words = ""
+            click.echo(f"Move {text}{words}")
+        click.echo(_render(pos))
+        end = _outcome_line(pos) if i == len(steps) - 1 else ""
+        if end:
+            click.echo(end)
+        if step and i < len(steps) - 1:
+            try:
+                answer = input("Enter: next, b: back, q: stop> ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                click.echo()
+                break
+            if answer == "q":
+                break
+            if answer == "b":
+                i = max(i - 1, 0)
+                continue
+        i += 1
+
+
+@click.command()
+@click.argument("variant", type=VARIANT, required=False)
+@db_option
+@json_option
+def stats(variant, db, as_json):
+    """Games, wins, win rate and moves, per variant (or for VARIANT).
+
+    The win rate counts finished games: won, lost and resigned.
+
+    \b
+    Examples:
+      companion stats
+      companion stats klondike
+      companion stats --json
+    """
+    from ..record.store import resolve_path
+    path = resolve_path(db)
+    rows = []
+    if path.exists():
+        with _store(db, create=False) as store:
+            rows = store.games(variant)
+    table: dict[str, dict] = {}
+    for r in rows:
+        t = table.setdefault(r.variant, {"variant": r.variant, "games": 0, "won": 0,
+                                         "lost": 0, "resigned": 0, "in_progress": 0,
+                                         "moves": 0})
+        t["games"] += 1
+        t["moves"] += r.moves
+        key = r.result if r.result in ("won", "lost", "resigned") else "in_progress"
+        t[key] += 1
+    items = [table[k] for k in sorted(table)]
+    for t in items:
+        finished = t["won"] + t["lost"] + t["resigned"]
+        t["win_rate"] = round(t["won"] / finished, 4) if finished else None
+        t["moves_per_game"] = round(t["moves"] / t["games"], 1) if t["games"] else None
+    if as_json:
+        echo_json(items)
+        return
+    if not items:
+        click.echo(f"No {variant} games yet." if variant else "No games yet.")
+        return
+    out = [("variant", "games", "won", "lost", "resigned", "playing", "win rate", "moves",
+            "moves/game")]
+    for t in items:
+        out.append((t["variant"], str(t["games"]), str(t["won"]), str(t["lost"]),
+                    str(t["resigned"]), str(t["in_progress"]),
+                    "-" if t["win_rate"] is None else f"{100 * t['win_rate']:.0f}%",
+                    str(t["moves"]), f"{t['moves_per_game']:.1f}"))
+    _echo_table(out, right=set(range(1, 9)))
+
+
+# ------------------------------------------------------------------------------ records
+
+@click.command()
+@click.argument("game_id", type=GAME_ID, metavar="ID")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write to this file (default: standard output).")
+@db_option
+def export(game_id, output, db):
+    """Write game ID as a plain-text record (headers, then numbered moves).
+
+    The record is like PGN for chess: a header block (variant, options, seed
+    or physical, deal version, date, result, and the start position of a
+    physical game), then the moves in the engine's notation with the cards
+    named as they turned up (`t3=9c`). `companion import` reads it back.
+
+    \b
+    Examples:
+      companion export 3
+      companion export 3 -o sunday.txt
+    """
+    from ..record.format import game_headers, write_record
+    with _store(db, create=False) as store:
+        row = store.game(game_id)
+        entries = [t for t, _ in store.moves(game_id)]
+    v = _variant_of(row)
+    if row.phase == "setup":
+        raise click.ClickException(f"game {game_id} is still being set up (its layout is not "
+                                   f"typed in yet): `companion resume {game_id}` goes on")
+    comments: dict[int, list[str]] = {}
+    for note in row.notes:
+        comments.setdefault(int(note["ply"]), []).append(note["text"])
+    text = write_record(game_headers(row, v), entries, comments)
+    if not output or output == "-":
+        click.echo(text, nl=False)
+        return
+    _write_atomic(output, text)
+    click.echo(f"Game {game_id} written to {output} ({row.moves} moves).", err=True)
+
+
+def _write_atomic(path: str, text: str) -> None:
+    import os
+    import tempfile
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".companion-", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@click.command("import")
+@click.argument("record_file", type=click.Path(dir_okay=False, allow_dash=True),
+                metavar="FILE")
+@db_option
+@json_option
+def import_cmd(record_file, db, as_json):
+    """Read a game record (as `companion export` writes it) into the database.
+
+    Every header is checked and every move replayed through the rules
+    engine; the first problem is reported with its line number, and nothing
+    is stored.
+
+    \b
+    Examples:
+      companion import sunday.txt
+      companion export 3 | companion import - --db other.sqlite3
+    """
+    from ..record import RecordError
+    from ..record.format import MAX_RECORD_BYTES, read_record
+    try:
+        if record_file == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(record_file, "rb") as fh:
+                data = fh.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {record_file}: {exc.strerror or exc}",
+                                 param_hint="FILE") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{record_file} is over {MAX_RECORD_BYTES} bytes: not a game record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{record_file} is not UTF-8 text ({exc.reason} at byte "
+                          f"{exc.start}): not a game record") from None
+    try:
+        game = read_record(text)
+    except RecordError as exc:
+        raise RecordError(f"{record_file}, {exc}") from None
+    with _store(db) as store:
+        gid = store.import_game(variant=game.variant, options=game.options, seed=game.seed,
+                                deal_version=game.deal_version, name=game.name,
+                                start=game.start, started_at=game.started_at,
+                                entries=game.entries, result=game.result,
+                                termination=game.termination, score=game.score)
+        path = store.path
+    moves = sum(1 for _, rev in game.entries if not rev)
+    if as_json:
+        echo_json({"game": gid, "variant": game.variant, "seed": game.seed, "moves": moves,
+                   "result": game.result, "db": path})
+        return
+    click.echo(f"Imported {record_file} as game {gid} ({game.variant}, {moves} moves, "
+               f"{game.result or 'in progress'}) into {path}.")
+
+
+# ------------------------------------------------------------------------------ verify
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.option("--seed", type=SEED, required=True, help="The seeded deal you meant to lay out.")
+@click.option("--layout", "layout_file", type=click.Path(dir_okay=False),
+              help="The layout as a JSON position (as `companion deal --json` writes it) "
+                   "instead of typing it.")
+@option_flag
+@display_flags
+@json_option
+def verify(variant, seed, layout_file, options, as_json):
+    """Check a dealt layout against seed N of VARIANT, card by card.
+
+    Type the face-up cards you dealt, pile by pile, bottom to top (a whole
+    pile, or a row across the piles, per line), or give the layout as a JSON
+    position with --layout. Every card that is not where the seeded deal
+    puts it is reported with its place, then a verdict; the exit status is 1
+    when anything differs.
+
+    \b
+    Examples:
+      companion verify klondike --seed 42
+      echo "7h 6h 2h 2s kd jc 8c" | companion verify klondike --seed 1
+      companion verify spider --seed 7 --layout table.json --json
+    """
+    from ..record.layout import LayoutEntry
+    from ..rules import Position
+    from .common import load_variant_or_fail, read_position
+    opts = parse_options(options)
+    v = load_variant_or_fail(variant, opts)
+    deal_pos = Position.deal(v, seed)
+    d = display()
+    eng = deal_pos.engine
+    if layout_file:
+        given = read_position(layout_file, v.key, opts)
+        report = _compare_positions(deal_pos, given)
+    else:
+        skip = set(eng.Fset) | {eng.S, eng.W, eng.X}
+        slots = [(i, k) for i, p in enumerate(deal_pos.piles) if i not in skip
+                 for k in range(deal_pos.down[i], len(p))]
+        entry = LayoutEntry(deal_pos, slots)
+        if not _type_layout(entry, deal_pos, as_json):
+            click.get_current_context().exit(1)
+        report = _compare_entry(deal_pos, entry)
+    ok = not report["mismatches"] and not report["missing"] and not report["problems"]
+    report.update({"variant": v.key, "options": v.changed_options(), "seed": seed, "ok": ok})
+    if as_json:
+        echo_json(report)
+    else:
+        for line in report["problems"]:
+            click.echo(d.text(line))
+        for m in report["mismatches"]:
+            click.echo(d.text(f"{m['place']}: expected {m['expected_text']}, found "
+                              f"{m['found_text']}"))
+        if report["missing"]:
+            click.echo("Not typed in (not checked): " + ", ".join(report["missing"]))
+        n = len(report["mismatches"]) + len(report["problems"])
+        if ok:
+            click.echo(f"The layout matches seed {seed}: all {report['checked']} cards checked "
+                       f"are where the deal puts them.")
+        elif n:
+            click.echo(f"The layout does NOT match seed {seed}: {n} difference"
+                       f"{'s' if n != 1 else ''} in {report['checked']} cards checked. Put "
+                       f"{'them' if n != 1 else 'it'} right before you play (the recorder "
+                       f"follows the seeded deal).")
+        else:
+            click.echo(f"Incomplete: {report['checked']} cards checked and they match, but "
+                       f"not every pile was typed in.")
+    click.get_current_context().exit(0 if ok else 1)
+
+
+def _type_layout(entry, deal_pos, as_json) -> bool:
+    """Read typed lines into ``entry`` until it is complete or input ends."""
+    interactive = sys.stdin.isatty() and not as_json
+    d = display()
+    if interactive:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401
+        click.echo("Type the face-up cards of the layout you dealt, pile by pile, bottom to "
+                   "top. `help` explains, `quit` stops.")
+        click.echo(entry.instructions())
+    lines = None if interactive else _lines_from(sys.stdin)
+    while not entry.complete:
+        prompt = entry.prompt()
+        if interactive:
+            try:
+                line = input(prompt)
+            except (EOFError, KeyboardInterrupt):
+                click.echo()
+                return True
+        else:
+            line = next(lines, None)
+            if line is None:
+                return True
+        key = line.strip().lower()
+        if key in ("quit", "q"):
+            return True
+        if key == "help":
+            click.echo("Cards for the pile the prompt names (9c 8h), a row across the piles "
+                       "(one card each), or a pile name first to correct it (t3: 9c); `undo` "
+                       "takes back the last line.")
+            continue
+        if key == "undo":
+            click.echo("Took back the last line." if entry.undo() else "Nothing to undo.")
+            continue
+        res = entry.enter(line)
+        if not interactive and not as_json:
+            click.echo(f"{prompt}{line}")
+        if not as_json or not res.ok:
+            msg = d.text(res.message + ("" if res.ok else "."))
+            click.echo(msg if res.ok else f"Refused: {msg}", err=as_json)
+    return True
+
+
+def _compare_entry(deal_pos, entry) -> dict:
+    from ..cards import code_json, code_text
+    from ..record.layout import place_text
+    d = display()
+    names = deal_pos.engine.names
+    mismatches = []
+    for i, k, code in entry.cards():
+        expected = deal_pos.piles[i][k]
+        if expected != code:
+            mismatches.append({
+                "pile": names[i], "height": k,
+                "place": place_text(names, i, k, len(deal_pos.piles[i])),
+                "expected": code_json(expected), "found": code_json(code),
+                "expected_text": code_text(expected, d.symbols),
+                "found_text": code_text(code, d.symbols)})
+    return {"checked": entry.count, "mismatches": mismatches, "missing": entry.missing(),
+            "problems": []}
+
+
+def _compare_positions(deal_pos, given) -> dict:
+    from ..cards import UNKNOWN, code_json, code_text
+    from ..record.layout import place_text
+    d = display()
+    names = deal_pos.engine.names
+    mismatches, problems = [], []
+    checked = 0
+    for i, name in enumerate(names):
+        want, got = deal_pos.piles[i], given.piles[i]
+        if len(want) != len(got):
+            problems.append(f"{name}: {len(got)} card{'s' if len(got) != 1 else ''} in your "
+                            f"layout, the deal puts {len(want)} there")
+        elif deal_pos.down[i] != given.down[i]:
+            problems.append(f"{name}: {given.down[i]} face down in your layout, the deal has "
+                            f"{deal_pos.down[i]}")
+        for k in range(min(len(want), len(got))):
+            if got[k] == UNKNOWN:
+                continue
+            checked += 1
+            if got[k] != want[k]:
+                mismatches.append({
+                    "pile": name, "height": k,
+                    "place": place_text(names, i, k, len(want)),
+                    "expected": code_json(want[k]), "found": code_json(got[k]),
+                    "expected_text": code_text(want[k], d.symbols),
+                    "found_text": code_text(got[k], d.symbols)})
+    return {"checked": checked, "mismatches": mismatches, "missing": [], "problems": problems}

@@ -1,0 +1,405 @@
+"""The game record as plain text, shaped like PGN for chess.
+
+A header block of ``[Name "value"]`` lines, a blank line, then the numbered moves, one move a
+line, each followed by the reveals it caused (physical games)::
+
+    [Variant "klondike"]
+    [Options "draw=1"]
+    [Seed "physical"]
+    [DealVersion "1"]
+    [Date "2026-05-09 20:31"]
+    [Result "*"]
+    [Start "{\\"variant\\": \\"klondike\\", ...}"]
+
+    1. t4 t2 t4=js
+    2. s w=9s
+    3. w t4 {a comment}
+
+Headers: ``Variant`` (key or alias), ``Options`` (``name=value`` pairs separated by commas, as
+``companion variants VARIANT`` lists them; empty for the defaults), ``Seed`` (a number, or
+``physical`` for a deck the player shuffled), ``DealVersion``, ``Date`` (local time),
+``Result`` (``won``, ``lost``, ``resigned``, or ``*`` while the game goes on), ``Name``
+(optional), and ``Start`` (the starting position in its JSON form; required for a physical game,
+whose layout the player typed in). Unknown headers are ignored. Values escape ``"`` and ``\\``
+with a backslash.
+
+Moves are in the engine's notation (card notation is accepted on import and stored canonical).
+``{...}`` and ``;`` to the end of the line are comments. The writer is canonical; the reader
+checks everything and replays every move through the rules engine: the first problem is a
+:class:`~companion.record.RecordError` with its line number.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from . import RecordError
+
+MAX_RECORD_BYTES = 2_000_000
+MAX_ENTRIES = 100_000
+MAX_HEADER_VALUE = 200_000
+RESULT_TOKENS = ("won", "lost", "resigned", "*")
+HEADER_ORDER = ("Variant", "Options", "Seed", "DealVersion", "Date", "Result", "Name", "Start")
+
+_HEADER = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
+_NUMBER = re.compile(r"^([0-9]{1,6})\.(.*)$")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+# ---------------------------------------------------------------------------------- writing
+
+def write_record(headers: dict[str, str], entries: list[str],
+                 comments: dict[int, list[str]] | None = None) -> str:
+    """The canonical text. ``entries`` are canonical move and reveal texts in order;
+    ``comments`` maps an entry count (comments after that many entries) to comment texts."""
+    comments = comments or {}
+    out = []
+    for key in HEADER_ORDER:
+        if key in headers and headers[key] is not None:
+            out.append(f'[{key} "{_escape(str(headers[key]))}"]')
+    for key, value in headers.items():
+        if key not in HEADER_ORDER and value is not None:
+            out.append(f'[{key} "{_escape(str(value))}"]')
+    out.append("")
+    line: list[str] = []
+    number = 0
+
+    def flush():
+        if line:
+            out.append(" ".join(line))
+            line.clear()
+
+    for k in sorted(c for c in comments if c == 0):
+        line.extend("{" + _comment(t) + "}" for t in comments[k])
+    for n, text in enumerate(entries, 1):
+        if "=" in text:
+            line.append(text)
+        else:
+            flush()
+            number += 1
+            line.append(f"{number}. {text}")
+        for t in comments.get(n, ()):
+            line.append("{" + _comment(t) + "}")
+    flush()
+    return "\n".join(out) + "\n"
+
+
+def _comment(text: str) -> str:
+    return text.replace("{", "(").replace("}", ")").replace("\n", " ")
+
+
+def game_headers(row, variant) -> dict[str, str]:
+    """Headers for a stored game (a :class:`~.store.GameRow`) of ``variant``."""
+    from ..rules import DEAL_VERSION
+    from .store import local_time
+    identity = variant.identity
+    headers = {
+        "Variant": variant.key,
+        "Options": identity.split(":", 1)[1] if ":" in identity else "",
+        "Seed": row.deal_text,
+        "DealVersion": str(row.deal_version or DEAL_VERSION),
+        "Date": local_time(row.started_at),
+        "Result": row.result or "*",
+    }
+    if row.name:
+        headers["Name"] = row.name
+    if row.seed is None and row.start:
+        headers["Start"] = json.dumps(json.loads(row.start), sort_keys=True,
+                                      separators=(",", ":"))
+    return headers
+
+
+# ---------------------------------------------------------------------------------- reading
+
+@dataclass
+class Record:
+    headers: dict[str, str] = field(default_factory=dict)
+    header_lines: dict[str, int] = field(default_factory=dict)
+    entries: list[tuple[str, int]] = field(default_factory=list)
+    """(move or reveal text as written, line number)."""
+
+
+def parse_record(text: str) -> Record:
+    """The headers and move texts of a record; RecordError (with a line) for bad syntax."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is {len(text)} characters long; a game record is at "
+                          f"most {MAX_RECORD_BYTES}")
+    rec = Record()
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    in_headers = True
+    expected = 1
+    after_number = False
+    move_tokens: list[str] = []
+    move_line = 0
+
+    def finish_move():
+        nonlocal after_number
+        if after_number:
+            if not move_tokens:
+                raise RecordError(f"move {expected - 1} has no move after its number",
+                                  move_line)
+            if len(move_tokens) > 2:
+                raise RecordError(f"move {expected - 1} ({' '.join(move_tokens)}) is more than "
+                                  f"one move; write one move after each number", move_line)
+            rec.entries.append((" ".join(move_tokens), move_line))
+            move_tokens.clear()
+            after_number = False
+
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if line.startswith("\ufeff"):
+            line = line[1:]
+        if in_headers:
+            if not line:
+                continue
+            if line.startswith("["):
+                m = _HEADER.match(line)
+                if not m:
+                    raise RecordError(f'a header is written [Name "value"], not {line[:60]!r}',
+                                      n)
+                key, value = m.group(1), _unescape(m.group(2))
+                if len(value) > MAX_HEADER_VALUE:
+                    raise RecordError(f"the {key} header is too long", n)
+                if key in rec.headers:
+                    raise RecordError(f"the {key} header appears twice", n)
+                rec.headers[key] = value
+                rec.header_lines[key] = n
+                continue
+            in_headers = False
+        line = _strip_comments(line, n)
+        for tok in line.split():
+            m = _NUMBER.match(tok)
+            if m:
+                finish_move()
+                number = int(m.group(1))
+                if number != expected:
+                    raise RecordError(f"move number {expected} expected here, not {number}", n)
+                expected += 1
+                after_number = True
+                move_line = n
+                tok = m.group(2)
+                if not tok:
+                    continue
+            if "=" in tok:
+                if after_number:
+                    if not move_tokens:
+                        raise RecordError(f"move {expected - 1} starts with the reveal {tok}; "
+                                          f"write the move first", n)
+                    finish_move()
+                rec.entries.append((tok, n))
+            else:
+                if not after_number:
+                    raise RecordError(f"{tok!r} is not numbered: write moves as "
+                                      f"'{expected}. t3 t5'", n)
+                move_tokens.append(tok)
+            if len(rec.entries) > MAX_ENTRIES:
+                raise RecordError(f"more than {MAX_ENTRIES} moves", n)
+    finish_move()
+    if not rec.headers:
+        raise RecordError('no header block: a record starts with [Variant "..."] and '
+                          '[Seed "..."] lines', 1)
+    return rec
+
+
+def _strip_comments(line: str, n: int) -> str:
+    out = []
+    depth = 0
+    for ch in line:
+        if depth:
+            if ch == "}":
+                depth = 0
+            continue
+        if ch == "{":
+            depth = 1
+            continue
+        if ch == ";":
+            break
+        out.append(ch)
+    if depth:
+        raise RecordError("a comment opened with { is not closed on its line", n)
+    return "".join(out)
+
+
+@dataclass
+class Imported:
+    """A record checked by replay, ready for :meth:`~.store.Store.import_game`."""
+
+    variant: str
+    options: dict
+    seed: int | None
+    deal_version: int
+    name: str | None
+    start: str | None
+    started_at: str | None
+    entries: list[tuple[str, bool]]
+    result: str | None
+    termination: str | None
+    score: int | None
+    position: object = None
+
+
+def read_record(text: str) -> Imported:
+    """Parse and validate a record: every header checked, every move replayed by the engine."""
+    from ..errors import CompanionError, VariantError
+    from ..rules import DEAL_VERSION, Position, find_variant, load_variant
+    from ..rules.deal import MAX_SEED as MAX_SEED_VALUE
+
+    rec = parse_record(text)
+    h, where = rec.headers, rec.header_lines
+
+    def need(key: str) -> str:
+        if key not in h:
+            raise RecordError(f"the record has no {key} header (e.g. "
+                              + {"Variant": '[Variant "klondike"]',
+                                 "Seed": '[Seed "7"] or [Seed "physical"]'}.get(key, key)
+                              + ")", 1)
+        return h[key].strip()
+
+    try:
+        key = find_variant(need("Variant"))
+    except VariantError as exc:
+        raise RecordError(str(exc), where.get("Variant")) from None
+    options: dict[str, str] = {}
+    for part in (h.get("Options") or "").split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise RecordError(f"Options are written name=value, separated by commas, not "
+                              f"{part.strip()!r}", where.get("Options"))
+        options[name.strip()] = value.strip()
+    try:
+        variant = load_variant(key, options)
+    except VariantError as exc:
+        raise RecordError(str(exc), where.get("Options")) from None
+    seed_text = need("Seed").lower()
+    seed: int | None
+    if seed_text == "physical":
+        seed = None
+    else:
+        try:
+            seed = int(seed_text)
+        except ValueError:
+            seed = -1
+        if not 0 <= seed <= MAX_SEED_VALUE:
+            raise RecordError(f"Seed is a whole number from 0 to {MAX_SEED_VALUE}, or "
+                              f"physical; not {h['Seed']!r}", where.get("Seed"))
+    dv_text = h.get("DealVersion", str(DEAL_VERSION)).strip()
+    if dv_text != str(DEAL_VERSION):
+        raise RecordError(f"this record was dealt by deal version {dv_text}; this companion "
+                          f"deals version {DEAL_VERSION}, so its seeded deals differ",
+                          where.get("DealVersion"))
+    started_at = None
+    if h.get("Date", "").strip():
+        started_at = _parse_date(h["Date"].strip(), where.get("Date"))
+    result = (h.get("Result") or "*").strip().lower()
+    if result not in RESULTS_ALL:
+        raise RecordError(f"Result is one of won, lost, resigned or * (in progress), not "
+                          f"{h['Result']!r}", where.get("Result"))
+    name = (h.get("Name") or "").strip() or None
+    if name is not None and len(name) > 200:
+        raise RecordError("the Name header is longer than 200 characters", where.get("Name"))
+
+    start_json = None
+    if seed is None:
+        if "Start" not in h:
+            raise RecordError("a physical game needs its Start header: the layout as the "
+                              "player typed it, in the JSON position form", 1)
+        try:
+            data = json.loads(h["Start"])
+        except (ValueError, RecursionError) as exc:
+            raise RecordError(f"the Start header is not JSON: {exc}", where["Start"]) from None
+        try:
+            start = Position.from_json(data)
+        except (CompanionError, ValueError, RecursionError) as exc:
+            raise RecordError(f"the Start position is not valid: {exc}",
+                              where["Start"]) from None
+        if start.variant.key != variant.key or start.variant.options != variant.options:
+            raise RecordError(f"the Start position is a {start.variant.identity} game, but the "
+                              f"headers say {variant.identity}", where["Start"])
+        if not start.is_valid():
+            flags = ", ".join(f.name.lower().replace("_", " ") for f in type(start.status())
+                              if f and f in start.status())
+            raise RecordError(f"the Start position is not a possible layout ({flags})",
+                              where["Start"])
+        start.seed = None
+        start_json = json.dumps(start.to_json())
+    else:
+        start = Position.deal(variant, seed)
+        if "Start" in h:
+            try:
+                given = Position.from_json(json.loads(h["Start"]))
+            except (ValueError, RecursionError, CompanionError) as exc:
+                raise RecordError(f"the Start header is not a valid position: {exc}",
+                                  where["Start"]) from None
+            if given.key() != start.key():
+                raise RecordError(f"the Start position is not the deal of seed {seed}",
+                                  where["Start"])
+
+    pos = start.copy()
+    entries: list[tuple[str, bool]] = []
+    number = 0
+    for text, line in rec.entries:
+        if "=" not in text:
+            number += 1
+        if seed is not None and "=" in text:
+            raise RecordError(f"{text}: a seeded game has no reveals (every card is known)",
+                              line)
+        try:
+            move = pos.play(text)
+        except CompanionError as exc:
+            what = f"move {number}" if "=" not in text else "reveal"
+            reason = getattr(exc, "reason", None) or str(exc)
+            raise RecordError(f"{what} ({text}) does not replay: {reason}", line) from None
+        entries.append((str(move), move.is_reveal))
+
+    outcome = None if pos.pending_reveals() else pos.outcome()
+    termination = score = None
+    if result in ("won", "lost"):
+        if outcome is None or outcome.result() != result:
+            now = "the game goes on" if outcome is None else f"the game is {outcome.result()}"
+            raise RecordError(f"Result says {result}, but after its moves {now}",
+                              where.get("Result"))
+    elif result == "resigned" and outcome is not None:
+        raise RecordError(f"Result says resigned, but the game is {outcome.result()} already",
+                          where.get("Result"))
+    if outcome is not None:
+        result = outcome.result()
+    if result in ("won", "lost") and outcome is not None:
+        termination, score = outcome.termination.value, outcome.score
+    return Imported(variant=variant.key, options=variant.changed_options(), seed=seed,
+                    deal_version=DEAL_VERSION, name=name, start=start_json,
+                    started_at=started_at, entries=entries,
+                    result=None if result == "*" else result, termination=termination,
+                    score=score, position=pos)
+
+
+RESULTS_ALL = RESULT_TOKENS
+
+
+def _parse_date(text: str, line: int | None) -> str:
+    from datetime import UTC
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%Y.%m.%d"):
+        try:
+            t = datetime.strptime(text, fmt)
+            break
+        except ValueError:
+            continue
+    else:
+        try:
+            t = datetime.fromisoformat(text)
+        except ValueError:
+            raise RecordError(f"Date is written 2026-05-09 20:31, not {text!r}", line) from None
+    if t.tzinfo is None:
+        t = t.astimezone()  # a local time, as written by export
+    return t.astimezone(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,269 @@
+"""Typing the visible cards of a dealt layout, checked as they are typed.
+
+Used by ``companion play --physical`` (the player names the face-up cards of the deal they
+shuffled) and by ``companion verify`` (the player names what they dealt, and the verifier
+compares it with the seeded deal).
+
+The cards are asked for pile by pile, in the engine's pile order, each pile bottom to top. A
+line holds:
+
+* cards for the current pile (``9c 8h``), or more cards than it still needs: a *row*, one card
+  for each pile from the current one on (``ah kd 2s qc 3d 4c 5h`` for Klondike's seven piles);
+* a pile name first (``t3: 9c 8h`` or ``t3 9c 8h``) to enter or correct that pile.
+
+Each line is checked before anything is kept: every token a card, every card one the variant
+uses, no card more often than the decks hold, no pile given more cards than it shows. A refused
+line changes nothing. ``undo`` takes back the last accepted line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..cards import CARDS, RANK_TEXT, UNKNOWN, Card, code_text
+from ..errors import InvalidCardError
+
+_SPLIT = re.compile(r"[\s,;]+")
+_PILE_NAME = re.compile(r"^[a-z]{1,2}[0-9]{1,2}$")
+
+
+@dataclass
+class EntryResult:
+    ok: bool
+    message: str
+    assigned: list[tuple[int, list[int]]]
+
+
+def place_text(names, pile: int, height: int, size: int) -> str:
+    """``t4, card 3 from the bottom``; a pile that holds one card is named alone."""
+    name = names[pile]
+    if size <= 1:
+        return name
+    if name == "s":
+        return f"the stock (s), card {size - height} from the top"
+    return f"{name}, card {height + 1} from the bottom"
+
+
+class LayoutEntry:
+    """The cards still to be named for a set of ``slots`` ((pile, height) pairs)."""
+
+    def __init__(self, position, slots: list[tuple[int, int]]):
+        self.variant = position.variant
+        self.names = position.engine.names
+        self.index = position.engine.index
+        self.order: list[int] = []
+        self.heights: dict[int, list[int]] = {}
+        for i, k in slots:
+            if i not in self.heights:
+                self.order.append(i)
+                self.heights[i] = []
+            self.heights[i].append(k)
+        self.entered: dict[int, list[int]] = {i: [] for i in self.order}
+        self._undo: list[dict[int, list[int]]] = []
+        ranks = self.variant.rank_values
+        self.deck = Counter({c.code: self.variant.decks for c in CARDS if c.rank in ranks})
+        prefixes = {n.rstrip("0123456789") for n in self.names}
+        self.short_prefix = "t" if "t" in prefixes else ("p" if "p" in prefixes else "")
+
+    # ------------------------------------------------------------------ state
+    @property
+    def total(self) -> int:
+        return sum(len(h) for h in self.heights.values())
+
+    @property
+    def count(self) -> int:
+        return sum(len(e) for e in self.entered.values())
+
+    def need(self, pile: int) -> int:
+        return len(self.heights[pile])
+
+    def remaining(self, pile: int) -> int:
+        return self.need(pile) - len(self.entered[pile])
+
+    @property
+    def complete(self) -> bool:
+        return all(self.remaining(i) == 0 for i in self.order)
+
+    @property
+    def current(self) -> int | None:
+        return next((i for i in self.order if self.remaining(i) > 0), None)
+
+    def missing(self) -> list[str]:
+        return [self.names[i] for i in self.order if self.remaining(i) > 0]
+
+    def cards(self) -> list[tuple[int, int, int]]:
+        """(pile, height, code) of every card named so far."""
+        return [(i, self.heights[i][n], c) for i in self.order
+                for n, c in enumerate(self.entered[i])]
+
+    def prompt(self) -> str:
+        i = self.current
+        if i is None:
+            return "layout> "
+        need, left = self.need(i), self.remaining(i)
+        if need == 1:
+            return f"{self.names[i]}> "
+        done = need - left
+        return f"{self.names[i]} ({left} card{'s' if left != 1 else ''}" \
+               f"{', after ' + str(done) if done else ''})> "
+
+    def instructions(self) -> str:
+        i = self.current
+        if i is None:
+            return ""
+        need, left = self.need(i), self.remaining(i)
+        rest = [p for p in self.order if self.remaining(p) > 0]
+        pile_part = (f"{self.names[i]} shows {need} face-up card{'s' if need != 1 else ''}"
+                     + (", bottom to top" if need > 1 else "")
+                     + (f" ({need - left} named, {left} to go)" if left < need else ""))
+        row = (f"; or a row, one card for each pile from {self.names[i]} on "
+               f"({self.names[rest[0]]}-{self.names[rest[-1]]})" if len(rest) > 1 else "")
+        return f"Type the cards: {pile_part}{row}. `t3: 9c` corrects a pile."
+
+    # ------------------------------------------------------------------ input
+    def enter(self, line: str) -> EntryResult:
+        text = line.strip().lower()
+        explicit: int | None = None
+        head, sep, rest = text.partition(":")
+        head = head.strip()
+        name = None
+        if sep and head and not _SPLIT.search(head):
+            name, text = head, rest
+        else:
+            first, _, rest = text.partition(" ")
+            if _PILE_NAME.match(first) and not _looks_like_card(first):
+                name, text = first, rest
+        if name is not None:
+            if name.isdigit() and self.short_prefix:
+                name = self.short_prefix + name
+            if name not in self.index or self.index[name] not in self.heights:
+                return self._refuse(f"there is no pile {name!r} to fill: the piles to name "
+                                    f"are " + _ranges([self.names[i] for i in self.order]))
+            explicit = self.index[name]
+        tokens = [t for t in _SPLIT.split(text) if t]
+        if not tokens:
+            if explicit is not None:
+                return self._refuse(f"name the cards of {self.names[explicit]} after its name, "
+                                    f"e.g. {self.names[explicit]}: 9c 8h")
+            return self._refuse("type the cards you see, e.g. 9c 8h (or `help`)")
+        codes = []
+        for tok in tokens:
+            try:
+                codes.append(Card.parse(tok).code)
+            except InvalidCardError as exc:
+                return self._refuse(str(exc))
+        ranks = self.variant.rank_values
+        for c in codes:
+            if CARDS[c].rank not in ranks:
+                return self._refuse(
+                    f"{code_text(c)} is not in a {self.variant.name} deck (its ranks are "
+                    + " ".join(RANK_TEXT[r] for r in sorted(ranks)) + ")")
+        # where each card goes
+        if explicit is not None:
+            if len(codes) > self.need(explicit):
+                n = self.need(explicit)
+                return self._refuse(
+                    f"too many cards for {self.names[explicit]}: it shows {n} face-up "
+                    f"card{'s' if n != 1 else ''}, you typed {len(codes)}")
+            plan = {explicit: codes}
+            replace = True
+        else:
+            cur = self.current
+            if cur is None:
+                return self._refuse("every card is named already: type `start`, or correct a "
+                                    "pile with its name first (t3: 9c)")
+            plan = {}
+            if len(codes) <= self.remaining(cur):
+                plan[cur] = codes
+            else:
+                open_piles = [i for i in self.order[self.order.index(cur):]
+                              if self.remaining(i) > 0]
+                if len(codes) > len(open_piles):
+                    return self._refuse(
+                        f"too many cards: {self.names[cur]} takes {self.remaining(cur)} more, "
+                        f"and a row from {self.names[cur]} on takes {len(open_piles)}; you "
+                        f"typed {len(codes)}")
+                for i, c in zip(open_piles, codes, strict=False):
+                    plan[i] = [c]
+            replace = False
+        # duplicates against the deck
+        new = {i: (list(cs) if replace else self.entered[i] + cs) for i, cs in plan.items()}
+        counts = Counter()
+        for i in self.order:
+            counts.update(new.get(i, self.entered[i]))
+        for c, n in counts.items():
+            if n > self.deck[c]:
+                where = [self.names[i] for i in self.order
+                         for x in new.get(i, self.entered[i]) if x == c]
+                limit = ("once" if self.deck[c] == 1 else f"{self.deck[c]} times")
+                return self._refuse(
+                    f"{code_text(c)} would be in the layout {n} times ({', '.join(where)}); a "
+                    f"{self.variant.name} deck holds it {limit}. Check the card, or correct "
+                    f"the pile it is on (t3: 9c)")
+        self._undo.append({i: list(e) for i, e in self.entered.items()})
+        for i, cs in new.items():
+            self.entered[i] = cs
+        assigned = [(i, list(cs) if replace else cs) for i, cs in plan.items()]
+        summary = "; ".join(f"{self.names[i]}: " + " ".join(code_text(c) for c in new[i])
+                            for i, _ in assigned)
+        return EntryResult(True, summary, assigned)
+
+    def undo(self) -> bool:
+        """Take back the last accepted line."""
+        if not self._undo:
+            return False
+        self.entered = self._undo.pop()
+        return True
+
+    def redo_line(self, entered: dict[int, list[int]]) -> None:
+        """Put back what :meth:`undo` took (when the undo could not be saved)."""
+        self._undo.append(self.entered)
+        self.entered = entered
+
+    def _refuse(self, message: str) -> EntryResult:
+        return EntryResult(False, message, [])
+
+    # ------------------------------------------------------------------ persistence
+    def to_json(self) -> dict:
+        from ..cards import code_json
+        return {self.names[i]: [code_json(c) for c in self.entered[i]] for i in self.order
+                if self.entered[i]}
+
+    def load_json(self, data) -> None:
+        """Restore what was typed (as :meth:`to_json` wrote it); bad data is ignored."""
+        from ..cards import code_from_json
+        if not isinstance(data, dict):
+            return
+        for name, cards in data.items():
+            i = self.index.get(name)
+            if i is None or i not in self.heights or not isinstance(cards, list):
+                continue
+            try:
+                codes = [code_from_json(str(c)) for c in cards][: self.need(i)]
+            except InvalidCardError:
+                continue
+            self.entered[i] = [c for c in codes if c != UNKNOWN]
+
+    def apply(self, position) -> None:
+        """Name the entered cards in ``position`` (a physical deal), pile by pile, bottom to
+        top; the engine checks each one."""
+        from ..rules import Move
+        for i in self.order:
+            for c in self.entered[i]:
+                position.play(Move(self.names[i], None, 0, c))
+
+
+def _looks_like_card(tok: str) -> bool:
+    try:
+        Card.parse(tok)
+    except InvalidCardError:
+        return False
+    return True
+
+
+def _ranges(names: list[str]) -> str:
+    if len(names) <= 3:
+        return ", ".join(names)
+    return f"{names[0]}-{names[-1]}"

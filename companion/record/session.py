@@ -1,0 +1,959 @@
+"""The recorder's state machine: a typed line in, a :class:`Reply` out. No I/O.
+
+A :class:`Session` holds the position of one game, the list of accepted moves (and reveals), a
+redo stack, and an optional log (:class:`~.store.GameLog`) that every accepted change is written
+through *before* the session shows it: when the log refuses (read-only database, full disk), the
+change is taken back and the reply says why, so the game in memory and on disk stay the same.
+
+Phases: ``setup`` (a physical deal: the player names the face-up cards), ``play``, ``over`` (won
+or lost: ``undo`` reopens the game) and ``ended`` (after ``quit`` or ``resign``).
+
+What a line can be, in play:
+
+* a move in the engine's notation (``t3 t5``, ``t3:4 t5``, ``w f``, ``s``), in card notation
+  (``7h t4``, ``7h`` alone), or a short form (``3 5`` for ``t3 t5``);
+* a command: ``undo``/``u``, ``redo``, ``moves``/``?``, ``show``, ``hint``, ``help``, ``resign``,
+  ``quit``;
+* in a physical game, when cards have turned up: the cards (``9c``, or ``9s 8d 7c`` for three on
+  the waste, bottom to top), or the reveal notation ``t3=9c``;
+* in a seeded game: ``t3=9c`` to report the card actually seen there (a mismatch is a dealing
+  error, reported with its place).
+
+A refused line never changes the position.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..cards import Card, code_json, code_text
+from ..errors import (
+    AmbiguousMoveError,
+    CompanionError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+)
+from . import StoreError
+from .layout import LayoutEntry, place_text
+
+MAX_LINE = 200
+
+COMMANDS: dict[str, str] = {
+    "undo": "undo", "u": "undo", "redo": "redo", "moves": "moves", "?": "moves",
+    "show": "show", "hint": "hint", "help": "help", "resign": "resign", "quit": "quit",
+    "q": "quit", "exit": "quit", "start": "start",
+}
+COMMAND_WORDS = ("undo", "redo", "moves", "show", "hint", "help", "resign", "quit")
+
+SETUP, PLAY, OVER, ENDED = "setup", "play", "over", "ended"
+
+_SHORT = re.compile(r"^([0-9]{1,2})(:[0-9]{1,3})?$")
+_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
+
+
+@dataclass
+class Reply:
+    """What the session answers to one line."""
+
+    ok: bool = True
+    kind: str = ""
+    lines: list[str] = field(default_factory=list)
+    board: str | None = None
+    move: str | None = None
+    done: bool = False
+    data: dict = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines + ([self.board] if self.board else []))
+
+    def to_json(self) -> dict:
+        out = {"ok": self.ok, "kind": self.kind, "message": "\n".join(self.lines)}
+        if self.move is not None:
+            out["move"] = self.move
+        out.update(self.data)
+        return out
+
+
+class Session:
+    """One game being recorded. Build with :meth:`seeded`, :meth:`physical` or :meth:`resume`."""
+
+    def __init__(self, start, *, log=None, game_id: int | None = None, symbols: bool = True,
+                 colour: bool = False, layout: LayoutEntry | None = None):
+        self.start = start
+        self.pos = start.copy()
+        self.log = log
+        self.game_id = game_id
+        self.symbols = symbols
+        self.colour = colour
+        self.layout = layout
+        self.phase = SETUP if layout is not None else PLAY
+        self.entries: list[str] = []
+        self.redo_stack: list[str] = []
+        self.turned: list[tuple[int, int, int]] = []
+        self._confirm_resign = False
+        self._last_store_error = Reply(False, "store-error")
+        self.engine = start.engine
+        names = set(self.engine.names)
+        self.short_prefix = "t" if "t1" in names else ("p" if "p1" in names else "")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def seeded(cls, variant, seed: int, **kw) -> Session:
+        from ..rules import Position
+        return cls(Position.deal(variant, seed), **kw)
+
+    @classmethod
+    def physical(cls, variant, **kw) -> Session:
+        from ..rules import Position
+        fresh = Position.deal(variant, None)
+        slots = fresh.pending_reveals()
+        if not slots:  # nothing face up at the start (Accordion): play at once
+            return cls(fresh, **kw)
+        return cls(fresh, layout=LayoutEntry(fresh, slots), **kw)
+
+    @classmethod
+    def resume(cls, start, entries: list[str], **kw) -> Session:
+        """A session at the end of ``entries`` (texts as stored), each replayed through the
+        engine. Raises IllegalMoveError (or another CompanionError) naming the first entry that
+        no longer replays."""
+        s = cls(start, **kw)
+        s._replay(entries)
+        return s
+
+    def _replay(self, entries: list[str]) -> None:
+        for n, text in enumerate(entries, 1):
+            try:
+                self.pos.play(text)
+            except CompanionError as exc:
+                raise StoreError(f"game {self.game_id}: stored move {n} ({text}) does not "
+                                 f"replay: {getattr(exc, 'reason', None) or exc}") from None
+            self.entries.append(text)
+        if self.outcome() is not None:
+            self.phase = OVER
+
+    @classmethod
+    def in_setup(cls, fresh, typed: dict, **kw) -> Session:
+        """A physical game whose layout was being typed when it was left."""
+        layout = LayoutEntry(fresh, fresh.pending_reveals())
+        layout.load_json(typed)
+        return cls(fresh, layout=layout, **kw)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def seeded_game(self) -> bool:
+        return self.start.seed is not None
+
+    @property
+    def pending(self) -> list[tuple[int, int]]:
+        return self.pos.pending_reveals() if self.phase != SETUP else []
+
+    @property
+    def move_count(self) -> int:
+        """Moves played, reveals not counted."""
+        return sum(1 for e in self.entries if "=" not in e)
+
+    @property
+    def done(self) -> bool:
+        return self.phase == ENDED
+
+    def prompt(self) -> str:
+        if self.phase == SETUP:
+            assert self.layout is not None
+            return self.layout.prompt()
+        if self.phase == ENDED:
+            return ""
+        if self._confirm_resign:
+            return "resign? > "
+        pending = self.pending
+        if pending:
+            names = self.engine.names
+            i = pending[0][0]
+            same = sum(1 for j, _ in pending if j == i)
+            if same > 1:
+                return f"cards on {names[i]}, bottom to top> "
+            return f"card on {names[i]}> "
+        if self.phase == OVER:
+            return "game over> "
+        return f"move {self.move_count + 1}> "
+
+    def outcome(self):
+        if self.phase == SETUP or self.pending:
+            return None
+        return self.pos.outcome()
+
+    # ------------------------------------------------------------------ text helpers
+    def _t(self, text: str) -> str:
+        return text if self.symbols else text.translate(_SUITS)
+
+    def card(self, code: int) -> str:
+        return code_text(code, self.symbols)
+
+    def board(self) -> str:
+        from ..render.text import render
+        return render(self.pos, symbols=self.symbols, colour=self.colour)
+
+    def _reply(self, ok: bool, kind: str, *lines: str, board: bool = False, **kw) -> Reply:
+        r = Reply(ok=ok, kind=kind, lines=[self._t(x) for x in lines if x], **kw)
+        if board:
+            r.board = self.board()
+        return r
+
+    # ------------------------------------------------------------------ the entry point
+    def handle(self, line: str) -> Reply:
+        """Answer one typed line. Never raises for bad input; a refusal changes nothing."""
+        if not isinstance(line, str):
+            line = str(line)
+        if self.phase == ENDED:
+            return self._reply(False, "ended", "This game is closed: start or resume one.",
+                               done=True)
+        line = line.strip()
+        if len(line) > MAX_LINE:
+            return self._reply(False, "refused", f"That line is {len(line)} characters long; "
+                               f"type one move or command at a time.")
+        key = line.lower()
+        if self._confirm_resign:
+            self._confirm_resign = False
+            if key == "resign":
+                return self._resign()
+            if key in ("n", "no"):
+                return self._reply(True, "resign", "Not resigned: play on.")
+        try:
+            if self.phase == SETUP:
+                return self._setup_line(line, key)
+            return self._play_line(line, key)
+        except StoreError as exc:
+            return self._reply(False, "store-error", str(exc))
+        except CompanionError as exc:
+            return self._reply(False, "refused", str(exc))
+
+    # ------------------------------------------------------------------ setup
+    def _setup_line(self, line: str, key: str) -> Reply:
+        layout = self.layout
+        assert layout is not None
+        cmd = COMMANDS.get(key)
+        if not line:
+            if layout.complete:
+                return self._reply(True, "empty", "Every card is named: type `start` to play, "
+                                   "or correct a pile (t3: 9c).")
+            return self._reply(True, "empty", layout.instructions())
+        if cmd == "help":
+            return self._reply(True, "help", *self._setup_help())
+        if cmd == "show":
+            return self._reply(True, "show", self._setup_status(), board=True)
+        if cmd == "quit":
+            self.phase = ENDED
+            kept = f" Game {self.game_id} kept: `companion resume {self.game_id}` goes on " \
+                   f"with the layout." if self.game_id is not None else ""
+            return self._reply(True, "quit", "Left the layout entry." + kept, done=True)
+        if cmd == "undo":
+            before = {i: list(e) for i, e in layout.entered.items()}
+            if not layout.undo():
+                return self._reply(False, "refused", "Nothing to undo: no card is named yet.")
+            if not self._save_layout():
+                layout.redo_line(before)
+                return self._last_store_error
+            self._refresh_setup()
+            return self._reply(True, "undo", "Took back the last line. " + self._setup_status(),
+                               board=True)
+        if cmd == "start":
+            return self._start_play()
+        if cmd in ("redo", "moves", "hint", "resign"):
+            return self._reply(False, "refused", f"`{key}` works once play has started; first "
+                               "name the face-up cards. " + layout.instructions())
+        res = layout.enter(line)
+        if not res.ok:
+            return self._reply(False, "refused", res.message + ".",
+                               "" if _any_card(line) else self._suggest(line, ("help", "show",
+                                                                                "undo", "quit",
+                                                                                "start")))
+        if not self._save_layout():
+            layout.undo()
+            return self._last_store_error
+        self._refresh_setup()
+        if layout.complete:
+            return self._reply(True, "layout", res.message,
+                               f"Every face-up card is named ({layout.total}). Check the layout "
+                               "against the table, then type `start` (or correct a pile: "
+                               "t3: 9c).", board=True)
+        return self._reply(True, "layout", res.message, layout.instructions())
+
+    def _setup_help(self) -> list[str]:
+        return [
+            "Name the face-up cards of your layout, pile by pile, bottom to top.",
+            "  9c 8h        cards for the pile the prompt names",
+            "  ah kd 2s ... a row: one card for each pile from the prompt's pile on",
+            "  t3: 9c 8h    enter or correct the pile t3",
+            "  show         the layout so far     undo   take back the last line",
+            "  start        begin play (when every card is named)     quit   leave (kept)",
+            "Face-down cards stay ?? until they turn up; you will be asked for them then.",
+        ]
+
+    def _setup_status(self) -> str:
+        layout = self.layout
+        assert layout is not None
+        if layout.complete:
+            return f"All {layout.total} face-up cards named: type `start` to play."
+        missing = layout.missing()
+        return (f"{layout.count} of {layout.total} face-up cards named; still to name: "
+                + (", ".join(missing) if len(missing) <= 6 else
+                   f"{missing[0]} ... {missing[-1]} ({len(missing)} piles)") + ".")
+
+    def _refresh_setup(self) -> None:
+        """The displayed position: the deal with the cards named so far."""
+        layout = self.layout
+        assert layout is not None
+        pos = self.start.copy()
+        layout.apply(pos)
+        self.pos = pos
+
+    def _save_layout(self) -> bool:
+        if self.log is None:
+            return True
+        import json
+        try:
+            self.log.set_start(json.dumps({"layout": self.layout.to_json()}), SETUP)
+        except StoreError as exc:
+            self._last_store_error = self._reply(False, "store-error", str(exc))
+            return False
+        return True
+
+    def _start_play(self) -> Reply:
+        layout = self.layout
+        assert layout is not None
+        if not layout.complete:
+            return self._reply(False, "refused", "Not every face-up card is named yet. "
+                               + self._setup_status(), layout.instructions())
+        from ..rules import Position
+        pos = self.start.copy()
+        layout.apply(pos)
+        start = Position.from_json(pos.to_json())
+        if self.log is not None:
+            import json
+            try:
+                self.log.set_start(json.dumps(start.to_json()), PLAY)
+            except StoreError as exc:
+                return self._reply(False, "store-error", str(exc))
+        self.start = start
+        self.pos = start.copy()
+        self.layout = None
+        self.phase = PLAY
+        self._settle()
+        return self._reply(True, "start", "Play! Type a move (`help` lists what you can type).",
+                           board=True)
+
+    # ------------------------------------------------------------------ play
+    def _play_line(self, line: str, key: str) -> Reply:
+        if not line:
+            return self._reply(True, "empty", self._waiting())
+        cmd = COMMANDS.get(key)
+        if cmd == "undo":
+            return self._undo()
+        if cmd == "redo":
+            return self._redo()
+        if cmd == "moves":
+            return self._moves()
+        if cmd == "show":
+            return self._show()
+        if cmd == "help":
+            return self._reply(True, "help", *self._help())
+        if cmd == "hint":
+            return self._hint()
+        if cmd == "quit":
+            self.phase = ENDED
+            n = self.move_count
+            kept = (f"Game {self.game_id} kept ({n} move{'s' if n != 1 else ''}): "
+                    f"`companion resume {self.game_id}` goes on." if self.game_id is not None
+                    else "Left the game.")
+            return self._reply(True, "quit", kept, done=True)
+        if cmd == "resign":
+            if self.phase == OVER:
+                return self._reply(False, "refused", "The game is over already; `quit` leaves "
+                                   "it, `undo` takes back moves.")
+            self._confirm_resign = True
+            return self._reply(True, "resign", "Resign this game? It is then closed for good. "
+                               "Type `resign` again to confirm, anything else to play on.")
+        if cmd == "start":
+            return self._reply(False, "refused", "The game has started already.")
+        if self.pending:
+            return self._reveal_line(line)
+        if "=" in line and self.seeded_game:
+            return self._seeded_report(line)
+        return self._move(line)
+
+    def _waiting(self) -> str:
+        if self.pending:
+            return self._pending_text()
+        if self.phase == OVER:
+            return self._over_text()
+        return "Type a move (`moves` lists them, `help` explains)."
+
+    # ------------------------------------------------------------------ moves
+    def expand(self, line: str) -> str:
+        """Short forms: ``3 5`` → ``t3 t5``, ``3:2 f`` → ``t3:2 f``, ``w 4`` → ``w t4``."""
+        toks = line.split()
+        if not self.short_prefix or not 1 <= len(toks) <= 2:
+            return line
+        out = []
+        for tok in toks:
+            m = _SHORT.match(tok)
+            if m and f"{self.short_prefix}{m.group(1)}" in self.engine.index:
+                tok = self.short_prefix + tok
+            out.append(tok)
+        return " ".join(out)
+
+    def _move(self, line: str) -> Reply:
+        pos = self.pos
+        text = self.expand(line)
+        if self.phase == OVER and not pos.raw_moves():
+            return self._reply(False, "refused", self._over_text())
+        before_piles, before_down = pos.piles[:], pos.down[:]
+        try:
+            move = pos.play(text)
+        except AmbiguousMoveError as exc:
+            return self._reply(False, "ambiguous",
+                               f"{line} fits {len(exc.candidates)} moves: type one of them:",
+                               *("  " + self._describe_text(c) for c in exc.candidates),
+                               data={"candidates": exc.candidates})
+        except IllegalMoveError as exc:
+            return self._reply(False, "illegal", f"{exc.move_text}: {exc.reason}",
+                               data={"reason": exc.reason})
+        except (InvalidMoveError, InvalidCardError) as exc:
+            why = str(exc)
+            if len(line.split()) == 1 and not self._suggest(line).startswith("Type"):
+                why = f"{line!r} is not a move or a command."
+            return self._reply(False, "invalid", why, self._suggest(line),
+                               data={"reason": str(exc)})
+        raw = pos.history[-1]
+        mtext = str(move)
+        if not self._persist([mtext]):
+            pos.pop()
+            return self._last_store_error
+        self.entries.append(mtext)
+        if self.redo_stack and self.redo_stack[-1] == mtext:
+            self.redo_stack.pop()
+        else:
+            self.redo_stack.clear()
+        return self._after_move(mtext, raw, before_piles, before_down, kind="move")
+
+    def _after_move(self, mtext, raw, before_piles, before_down, *, kind: str,
+                    prefix: str = "") -> Reply:
+        lines = [prefix + f"{mtext}: " + self._describe(raw, before_piles, before_down)]
+        data: dict = {}
+        self.turned = []
+        if self.seeded_game:
+            self.turned = _turned_up(before_piles, before_down, self.pos)
+            if self.turned:
+                lines.append(self._turned_text())
+                data["turned"] = [{"pile": self.engine.names[i], "card": code_json(c),
+                                   "place": self._place(i, k)} for i, k, c in self.turned]
+        pending = self.pending
+        if pending:
+            lines.append(self._pending_text())
+            data["pending"] = [self.engine.names[i] for i, _ in pending]
+        end = self._settle()
+        if end:
+            lines.append(end)
+        data.update(self._outcome_data())
+        return self._reply(True, kind, *lines, board=True, move=mtext, data=data)
+
+    def _settle(self) -> str:
+        """Check for the end of the game after a change; record it. The sentence to show."""
+        o = self.outcome()
+        if o is None:
+            if self.phase == OVER:
+                self.phase = PLAY
+                if self.log is not None:
+                    try:
+                        self.log.finish(None)
+                    except StoreError as exc:
+                        return f"(The game could not be marked as open again: {exc})"
+            return ""
+        if self.phase == OVER:
+            return self._over_text()
+        self.phase = OVER
+        if self.log is not None:
+            try:
+                self.log.finish(o.result(), o.termination.value, o.score)
+            except StoreError as exc:
+                return self._over_text() + f" (The result could not be saved: {exc})"
+        return self._over_text()
+
+    def _over_text(self) -> str:
+        o = self.pos.outcome()
+        if o is None:
+            return ""
+        score = f" Score {o.score}." if o.score is not None else ""
+        if o.won:
+            n = self.move_count
+            return (f"Won in {n} move{'s' if n != 1 else ''}!{score} `quit` to leave, `undo` to "
+                    f"look back.")
+        why = {"no-moves": "no legal move is left",
+               "blocked": "a whole pass through the stock changed nothing"}.get(
+                   o.termination.value, o.termination.value)
+        return f"The game is lost: {why}.{score} `undo` takes back moves; `quit` leaves."
+
+    def _outcome_data(self) -> dict:
+        o = self.outcome()
+        if o is None:
+            return {}
+        return {"outcome": {"result": o.result(), "termination": o.termination.value,
+                            "score": o.score}}
+
+    def _persist(self, texts: list[str]) -> bool:
+        if self.log is None:
+            return True
+        try:
+            self.log.append(len(self.entries) + 1, [(t, "=" in t) for t in texts])
+        except StoreError as exc:
+            self._last_store_error = self._reply(
+                False, "store-error", str(exc),
+                "The move was not recorded; the game is as it was. Type it again once the "
+                "problem is fixed, or `quit`.")
+            return False
+        return True
+
+    def _undo(self) -> Reply:
+        if self.phase == SETUP:
+            return self._reply(False, "refused", "Nothing to undo.")
+        if not self.entries:
+            return self._reply(False, "refused", "Nothing to undo: this is the start of the "
+                               "game.")
+        if self.log is not None:
+            try:
+                self.log.truncate(len(self.entries) - 1)
+            except StoreError as exc:
+                return self._reply(False, "store-error", str(exc), "Nothing was taken back.")
+        text = self.entries.pop()
+        self.pos.pop()
+        self.redo_stack.append(text)
+        self.turned = []
+        self._confirm_resign = False
+        was_over = self.phase == OVER
+        self.phase = PLAY
+        lines = [f"Took back {text}." + (" The game is open again." if was_over else "")]
+        if self.pending:
+            lines.append(self._pending_text())
+        end = self._settle()
+        if end:
+            lines.append(end)
+        return self._reply(True, "undo", *lines, board=True, move=text,
+                           data=self._outcome_data())
+
+    def _redo(self) -> Reply:
+        if not self.redo_stack:
+            return self._reply(False, "refused", "Nothing to redo.")
+        text = self.redo_stack[-1]
+        before_piles, before_down = self.pos.piles[:], self.pos.down[:]
+        try:
+            self.pos.play(text)
+        except CompanionError:
+            self.redo_stack.clear()
+            return self._reply(False, "refused", f"{text} cannot be replayed here.")
+        raw = self.pos.history[-1]
+        if not self._persist([text]):
+            self.pos.pop()
+            return self._last_store_error
+        self.redo_stack.pop()
+        self.entries.append(text)
+        if "=" in text:
+            return self._after_reveal([text], redo=True)
+        return self._after_move(text, raw, before_piles, before_down, kind="redo",
+                                prefix="Redid ")
+
+    def _moves(self) -> Reply:
+        if self.pending:
+            return self._reply(True, "moves", "No move until the turned-up card is named. "
+                               + self._pending_text())
+        pos = self.pos
+        raws = pos.raw_moves()
+        if not raws:
+            return self._reply(True, "moves", "No legal move." + (
+                " " + self._over_text() if self.phase == OVER else ""), data={"moves": []})
+        texts = [pos.engine.text(m) for m in raws]
+        width = max(len(t) for t in texts)
+        lines = [f"{len(texts)} legal move{'s' if len(texts) != 1 else ''}:"]
+        lines += [f"  {t.ljust(width)}  {self._describe(m, pos.piles, pos.down, now=True)}"
+                  for t, m in zip(texts, raws, strict=True)]
+        return self._reply(True, "moves", *lines, data={"moves": texts})
+
+    def _show(self) -> Reply:
+        n = self.move_count
+        lines = [f"{n} move{'s' if n != 1 else ''} played."]
+        if self.turned and self.seeded_game:
+            lines.append(self._turned_text())
+        lines.append(self._waiting() if (self.pending or self.phase == OVER) else "")
+        return self._reply(True, "show", *lines, board=True, data=self._outcome_data())
+
+    def _help(self) -> list[str]:
+        out = [
+            "Moves: t3 t5 (top card of t3 onto t5), t3:4 t5 (four cards), t3 f (to a "
+            "foundation), w t2, s (the stock).",
+            "  Short forms: 3 5 for t3 t5; a card alone (7h) or with a target (7h t4, t6 8s).",
+            "Commands: undo (u), redo, moves (?), show, hint, help, resign, quit (the game is "
+            "kept).",
+        ]
+        if self.seeded_game:
+            out.append("Turned-up cards: the recorder says which card should appear; if yours "
+                       "differs, type t3=CARD (what you see) to report a dealing error.")
+        else:
+            out.append("Turned-up cards: when a card turns up you are asked for it: type it "
+                       "(9c); several on the waste go bottom to top (9s 8d 7c).")
+        return out
+
+    def _hint(self) -> Reply:
+        if self.pending:
+            return self._reply(False, "refused", "Name the turned-up card first. "
+                               + self._pending_text())
+        if self.phase == OVER:
+            return self._reply(True, "hint", self._over_text())
+        try:
+            text = solver_hint(self.pos, self.symbols)
+        except KeyboardInterrupt:
+            return self._reply(True, "hint", "Hint cancelled.")
+        if text is None:
+            return self._reply(True, "hint", "Hints are coming with the solver.")
+        return self._reply(True, "hint", *text.splitlines())
+
+    def _resign(self) -> Reply:
+        if self.log is not None:
+            try:
+                self.log.finish("resigned")
+            except StoreError as exc:
+                return self._reply(False, "store-error", str(exc), "Not resigned.")
+        self.phase = ENDED
+        return self._reply(True, "resign", f"Resigned after {self.move_count} moves.",
+                           done=True)
+
+    # ------------------------------------------------------------------ reveals (physical)
+    def _pending_text(self) -> str:
+        pending = self.pending
+        if not pending:
+            return ""
+        names = self.engine.names
+        piles = []
+        for i, _ in pending:
+            if i not in piles:
+                piles.append(i)
+        if len(piles) == 1:
+            n = len(pending)
+            if n == 1:
+                return f"Which card turned up on {names[piles[0]]}? (e.g. 9c)"
+            return (f"{n} cards turned up on {names[piles[0]]}: name them from the bottom (the "
+                    f"most covered) to the top (the one you can play), e.g. 9s 8d 7c.")
+        listing = ", ".join(names[i] for i in piles)
+        return (f"{len(pending)} cards turned up, on {listing}: name them in that order "
+                f"({names[piles[0]]} first" + (", each pile bottom to top" if
+                                               len(piles) < len(pending) else "") + ").")
+
+    def _reveal_line(self, line: str) -> Reply:
+        tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
+        names = self.engine.names
+        from ..rules import Move
+        trial = self.pos.copy()
+        moves: list[Move] = []
+        for tok in tokens:
+            if "=" in tok:
+                try:
+                    m = Move.parse(tok)
+                except InvalidMoveError as exc:
+                    return self._reply(False, "invalid", str(exc))
+            else:
+                try:
+                    code = Card.parse(tok).code
+                except InvalidCardError:
+                    return self._reply(False, "refused",
+                                       f"{line!r} does not name the turned-up card. "
+                                       + self._pending_text()
+                                       + " (`undo` takes back the move that turned it.)",
+                                       self._suggest(line) if len(tokens) == 1 else "")
+                left = trial.pending_reveals()
+                if not left:
+                    return self._reply(False, "refused", f"Too many cards: only {len(moves)} "
+                                       f"turned up; you named {len(tokens)}.")
+                m = Move(names[left[0][0]], None, 0, code)
+            try:
+                trial.play(m)
+            except (IllegalMoveError, InvalidMoveError) as exc:
+                reason = getattr(exc, "reason", None) or str(exc)
+                return self._reply(False, "illegal", f"{m}: {reason}",
+                                   data={"reason": reason})
+            moves.append(m)
+        texts = [str(m) for m in moves]
+        for m in moves:
+            self.pos.play(m)
+        if not self._persist(texts):
+            for _ in moves:
+                self.pos.pop()
+            return self._last_store_error
+        self.entries.extend(texts)
+        self.redo_stack.clear()
+        return self._after_reveal(texts)
+
+    def _after_reveal(self, texts: list[str], redo: bool = False) -> Reply:
+        by_pile: dict[str, list[str]] = {}
+        for t in texts:
+            pile, _, card = t.partition("=")
+            by_pile.setdefault(pile, []).append(self.card(Card.parse(card).code))
+        named = "; ".join(f"{p}: " + " ".join(cs) for p, cs in by_pile.items())
+        lines = [("Redid: " if redo else "Named ") + named + "."]
+        data: dict = {"reveals": texts}
+        if self.pending:
+            lines.append(self._pending_text())
+            data["pending"] = [self.engine.names[i] for i, _ in self.pending]
+        end = self._settle()
+        if end:
+            lines.append(end)
+        data.update(self._outcome_data())
+        return self._reply(True, "reveal", *lines, board=not self.pending,
+                           move=" ".join(texts), data=data)
+
+    # ------------------------------------------------------------------ reveals (seeded)
+    def _turned_text(self) -> str:
+        names = self.engine.names
+        if not self.turned:
+            return ""
+        by_pile: dict[int, list[int]] = {}
+        for i, _, c in self.turned:
+            by_pile.setdefault(i, []).append(c)
+        parts = []
+        for i, cs in by_pile.items():
+            cards = " ".join(self.card(c) for c in cs)
+            parts.append(f"{names[i]}: {cards}" + (" (bottom to top)" if len(cs) > 1 else ""))
+        first = self.turned[0]
+        return ("Turned up, as the seed deals it: " + "; ".join(parts)
+                + f". If your card differs, type {names[first[0]]}=CARD (the card you see).")
+
+    def _place(self, i: int, k: int) -> str:
+        return place_text(self.engine.names, i, k, len(self.pos.piles[i]))
+
+    def _seeded_report(self, line: str) -> Reply:
+        """``t3=9c`` in a seeded game: the player says which card they see there. Several
+        cards (``w=qs 4c 6s``) name a whole turn of the stock, bottom to top."""
+        pile, _, cards = line.strip().lower().partition("=")
+        pile = pile.strip()
+        if self.short_prefix and pile.isdigit():
+            pile = self.short_prefix + pile
+        eng = self.engine
+        if pile not in eng.index:
+            return self._reply(False, "refused", f"there is no pile {pile!r} here; the piles "
+                               "are " + ", ".join(eng.names) + ". Write t3=9c: the pile, then "
+                               "the card you see there.")
+        codes = []
+        for tok in re.split(r"[\s,;]+", cards.strip()):
+            if not tok:
+                continue
+            try:
+                codes.append(Card.parse(tok).code)
+            except InvalidCardError as exc:
+                return self._reply(False, "invalid", str(exc))
+        if not codes:
+            return self._reply(False, "refused", f"name the card you see, e.g. {pile}=9c")
+        i = eng.index[pile]
+        spots = [(j, k, c) for j, k, c in self.turned if j == i]
+        if len(codes) == 1 or len(spots) != len(codes):
+            if len(codes) > 1:
+                return self._reply(False, "refused", f"{len(codes)} cards named, but "
+                                   f"{len(spots) or 'no'} card{'s' if len(spots) != 1 else ''}"
+                                   f" just turned up on {pile}; name one card: {pile}=9c "
+                                   f"(the top card).")
+            if spots:
+                spots = spots[-1:]
+            else:
+                p = self.pos.piles[i]
+                if not p or self.pos.down[i] >= len(p):
+                    return self._reply(False, "refused", f"{pile} has no face-up card to "
+                                       "check.")
+                spots = [(i, len(p) - 1, p[-1])]
+        wrong = [(k, exp, got) for (_, k, exp), got in zip(spots, codes, strict=True)
+                 if exp != got]
+        if not wrong:
+            shown = " ".join(self.card(c) for c in codes)
+            return self._reply(True, "confirm", f"Right: {pile} shows {shown}, as seed "
+                               f"{self.start.seed} deals it.")
+        lines, data = [], []
+        for k, expected, found in wrong:
+            place = self._place(i, k)
+            text = (f"Dealing error at {place}: expected {self.card(expected)}, found "
+                    f"{self.card(found)}.")
+            where = self._where(found)
+            advice = (f"Seed {self.start.seed} has {self.card(found)} at {where}: your "
+                      f"{self.card(expected)} is probably there. Swap the two cards and play "
+                      f"on; the recorder keeps to the seeded deal." if where else
+                      f"{self.card(found)} is not in this deck: check the card.")
+            if self.log is not None:
+                try:
+                    self.log.note(len(self.entries), "dealing-error", text)
+                except StoreError as exc:
+                    advice += f" (The note could not be saved: {exc})"
+            lines += [text, advice]
+            data.append({"place": place, "expected": code_json(expected),
+                         "found": code_json(found)})
+        return self._reply(False, "dealing-error", *lines, data={"errors": data})
+
+    def _where(self, code: int) -> str:
+        """Where the seeded position holds ``code`` (not face up, preferably)."""
+        pos = self.pos
+        spots = [(i, k) for i, p in enumerate(pos.piles) for k, c in enumerate(p) if c == code]
+        if not spots:
+            return ""
+        spots.sort(key=lambda s: s[1] >= pos.down[s[0]])  # face-down spots first
+        i, k = spots[0]
+        text = self._place(i, k)
+        if k >= pos.down[i]:
+            text += " (face up)"
+        return text
+
+    # ------------------------------------------------------------------ describing moves
+    def _describe_text(self, text: str) -> str:
+        try:
+            move = self.pos.parse_move(text)
+            raw = self.pos.to_raw(move)
+        except CompanionError:
+            return text
+        return f"{text.ljust(8)} {self._describe(raw, self.pos.piles, self.pos.down, now=True)}"
+
+    def _describe(self, raw, piles, down, now: bool = False) -> str:
+        """What a raw move does, in words, from the piles before it (``now``: not played yet)."""
+        try:
+            return describe_raw(self.engine, raw, piles, down, self.symbols)
+        except Exception:  # a new variant's move that the wording does not know yet
+            return self.engine.text(raw)
+
+    def _suggest(self, line: str, extra: tuple[str, ...] = ()) -> str:
+        words = list(COMMAND_WORDS) + list(extra)
+        if self.phase != SETUP:
+            with contextlib.suppress(CompanionError):
+                words += [str(m) for m in self.pos.legal_moves]
+        close = difflib.get_close_matches(line.lower(), words, n=3, cutoff=0.6)
+        if not close:
+            return "Type `moves` for the legal moves or `help`." if self.phase != SETUP else ""
+        return "Did you mean: " + ", ".join(close) + "?"
+
+    # ------------------------------------------------------------------ output for JSON
+    def state_json(self) -> dict:
+        return {
+            "game": self.game_id, "phase": self.phase, "moves": list(self.entries),
+            "move_count": self.move_count,
+            "pending": [self.engine.names[i] for i, _ in self.pending],
+            "outcome": self._outcome_data().get("outcome"),
+            "position": self.pos.to_json(),
+        }
+
+
+def _any_card(line: str) -> bool:
+    for tok in re.split(r"[\s,;:]+", line):
+        try:
+            Card.parse(tok)
+            return True
+        except InvalidCardError:
+            continue
+    return False
+
+
+def _turned_up(before_piles, before_down, pos) -> list[tuple[int, int, int]]:
+    """(pile, height, code) of the cards a move turned face up (seeded games)."""
+    def face_down(piles, down):
+        c: Counter = Counter()
+        for i, p in enumerate(piles):
+            c.update(p[:down[i]])
+        return c
+
+    turned = face_down(before_piles, before_down) - face_down(pos.piles, pos.down)
+    if not turned:
+        return []
+    out = []
+    for i, p in enumerate(pos.piles):
+        old = before_piles[i]
+        for k in range(pos.down[i], len(p)):
+            c = p[k]
+            if turned[c] > 0 and not (before_down[i] <= k < len(old) and old[k] == c):
+                out.append((i, k, c))
+                turned[c] -= 1
+    return out
+
+
+def describe_raw(eng, raw, piles, down, symbols: bool = True) -> str:
+    """A short sentence for a raw move: ``7♥ onto 8♣``, ``K♠ to the empty t3`` ..."""
+    from ..rules.engine import FOLD, MOVE, PAIR, REVEAL, STOCK
+
+    def ct(c):
+        return code_text(c, symbols)
+
+    kind, a, n, b = raw
+    names = eng.names
+    if kind == MOVE:
+        src = piles[a]
+        lifted = src[-n:]
+        what = ct(lifted[0]) if n == 1 else f"{n} cards, {ct(lifted[0])} to {ct(lifted[-1])},"
+        if b in eng.Fset:
+            if eng.complete_runs:
+                return f"the run {ct(lifted[0])} to {ct(lifted[-1])} off {names[a]}"
+            return f"{what} from {names[a]} to the foundation {names[b]}"
+        dest = piles[b]
+        if dest:
+            return f"{what} from {names[a]} onto {ct(dest[-1])}"
+        return f"{what} from {names[a]} to the empty {names[b]}"
+    if kind == STOCK:
+        st = eng.variant.stock
+        if eng.gaps:
+            return "redeal the cards out of order"
+        s = piles[eng.S] if eng.S >= 0 else ()
+        if st is not None and st.deal == "tableau":
+            return f"deal a row from the stock ({min(len(s), len(eng.T))} cards)"
+        if st is not None and st.deal == "line":
+            return "deal the next card to the line"
+        if not s:
+            return "turn the waste over: a new pass through the stock"
+        if down[eng.S] < len(s):
+            return "the turned stock card goes to the waste"
+        if st is not None and not st.turn_up and st.draw > 1:
+            return f"turn {min(st.draw, len(s))} cards from the stock to the waste"
+        return "turn the stock"
+    if kind == PAIR:
+        return f"remove {ct(piles[a][-1])} and {ct(piles[b][-1])}"
+    if kind == FOLD:
+        return f"{ct(piles[a][-1])} from {names[a]} onto {ct(piles[b][-1])} at {names[b]}"
+    if kind == REVEAL:
+        return f"{names[a]} is {ct(n)}"
+    return eng.text(raw)
+
+
+def solver_hint(pos, symbols: bool = True) -> str | None:
+    """The solver's hint as text, or None while there is no solver. The import is guarded:
+    companion.solver is built alongside the recorder and may be absent or incomplete."""
+    try:
+        from ..solver import hints as solver_hints  # type: ignore[attr-defined]
+    except ModuleNotFoundError as exc:
+        if exc.name in ("companion.solver", "companion.solver.hints"):
+            return None
+        return f"Hints are unavailable: the solver could not load ({exc})."
+    except ImportError as exc:
+        return f"Hints are unavailable: the solver could not load ({exc})."
+    fn = getattr(solver_hints, "hint", None)
+    if fn is None:
+        return None
+    try:
+        try:
+            result = fn(pos.copy(), symbols=symbols)
+        except TypeError:
+            result = fn(pos.copy())
+    except CompanionError as exc:
+        return f"No hint: {exc}"
+    if result is None:
+        return "No hint: the solver found no move worth suggesting."
+    if isinstance(result, str):
+        return result
+    text = getattr(result, "text", None)
+    if callable(text):
+        return text()
+    move = getattr(result, "move", None)
+    reason = getattr(result, "reason", None)
+    if move is not None:
+        return f"Hint: {move}" + (f": {reason}" if reason else "")
+    return str(result)

@@ -1,0 +1,534 @@
+"""The game database: SQLite (stdlib ``sqlite3``) in WAL mode, with a schema version and migrations.
+
+Where it lives: ``--db PATH``, else ``COMPANION_DB``, else ``games.sqlite3`` in the platform's user
+data directory (``platformdirs``). Every accepted move is one transaction, committed (with
+``synchronous=FULL``) before the recorder shows the next prompt, so ``kill -9`` or a power cut
+loses nothing that was accepted.
+
+Safety rules:
+
+* a file that is not an SQLite database, an SQLite database of another program, a damaged one,
+  or one written by a newer companion is refused with a :class:`StoreError` naming the file and
+  what to do, and is never written to (the check runs before anything that could write);
+* several ``companion`` processes may use one database at once (WAL readers never block, writers
+  wait up to :data:`BUSY_TIMEOUT_S`);
+* a write that fails (read-only file or folder, full disk) is rolled back and reported; the
+  caller keeps the game as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from . import StoreError
+
+SCHEMA_VERSION = 2
+"""The newest schema this companion writes; it reads and migrates every older one."""
+
+APPLICATION_ID = 0x434D504E
+"""``PRAGMA application_id`` of a companion database ("CMPN"), set by the first migration."""
+
+BUSY_TIMEOUT_S = 5.0
+SQLITE_MAGIC = b"SQLite format 3\x00"
+DB_FILE_NAME = "games.sqlite3"
+
+# Each migration takes a database from version n-1 to n, as a list of statements run inside one
+# transaction (SQLite's DDL is transactional: a failed migration leaves the file as it was).
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        "CREATE TABLE companion_schema (version INTEGER NOT NULL)",
+        "INSERT INTO companion_schema (version) VALUES (0)",
+        """CREATE TABLE games (
+            id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            name         TEXT,
+            variant      TEXT NOT NULL,
+            options      TEXT NOT NULL DEFAULT '{}',
+            seed         INTEGER,
+            deal_version INTEGER NOT NULL,
+            start        TEXT,
+            phase        TEXT NOT NULL DEFAULT 'play',
+            started_at   TEXT NOT NULL,
+            updated_at   TEXT NOT NULL,
+            ended_at     TEXT,
+            result       TEXT,
+            termination  TEXT,
+            score        INTEGER
+        )""",
+        """CREATE TABLE moves (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            ply     INTEGER NOT NULL,
+            text    TEXT NOT NULL,
+            reveal  INTEGER NOT NULL DEFAULT 0,
+            at      TEXT NOT NULL,
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID""",
+        f"PRAGMA application_id = {APPLICATION_ID}",
+    ),
+    # Version 2: notes attached to a game (dealing errors found during a seeded game), and an
+    # index for `companion stats VARIANT`.
+    2: (
+        """CREATE TABLE notes (
+            id      INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            ply     INTEGER NOT NULL,
+            kind    TEXT NOT NULL,
+            text    TEXT NOT NULL,
+            at      TEXT NOT NULL
+        )""",
+        "CREATE INDEX games_by_variant ON games (variant)",
+    ),
+}
+
+RESULTS = ("won", "lost", "resigned")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def local_time(stamp: str | None, with_seconds: bool = False) -> str:
+    """``2026-05-09 20:31`` in the local time zone, from a stored UTC stamp."""
+    if not stamp:
+        return ""
+    try:
+        t = datetime.fromisoformat(stamp).astimezone()
+    except ValueError:
+        return stamp
+    return t.strftime("%Y-%m-%d %H:%M:%S" if with_seconds else "%Y-%m-%d %H:%M")
+
+
+def default_path() -> Path:
+    """``COMPANION_DB`` if set, else ``games.sqlite3`` in the user data directory."""
+    env = os.environ.get("COMPANION_DB", "").strip()
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+    return platformdirs.user_data_path("companion", appauthor=False) / DB_FILE_NAME
+
+
+def resolve_path(option: str | os.PathLike | None) -> Path:
+    return Path(option).expanduser() if option else default_path()
+
+
+@dataclass
+class GameRow:
+    id: int
+    name: str | None
+    variant: str
+    options: dict
+    seed: int | None
+    deal_version: int
+    start: str | None
+    phase: str
+    started_at: str
+    updated_at: str
+    ended_at: str | None
+    result: str | None
+    termination: str | None
+    score: int | None
+    moves: int = 0
+    """Moves played (reveals not counted)."""
+    entries: int = 0
+    """Moves and reveals: the rows of the game's move list."""
+    notes: list = field(default_factory=list)
+
+    @property
+    def physical(self) -> bool:
+        return self.seed is None
+
+    @property
+    def status(self) -> str:
+        if self.result:
+            return self.result
+        return "setting up" if self.phase == "setup" else "in progress"
+
+    @property
+    def deal_text(self) -> str:
+        return "physical" if self.seed is None else str(self.seed)
+
+
+_GAME_COLUMNS = ("id, name, variant, options, seed, deal_version, start, phase, started_at, "
+                 "updated_at, ended_at, result, termination, score")
+
+
+class Store:
+    """One open game database. Use :func:`open_store`; close with :meth:`close` or ``with``."""
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = True):
+        self.path = str(path)
+        self.memory = self.path == ":memory:"
+        self._conn: sqlite3.Connection | None = None
+        if not self.memory:
+            self._precheck(create)
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
+                                         isolation_level=None)
+        except sqlite3.Error as exc:
+            raise self._error(exc, "open") from None
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ opening
+    def _precheck(self, create: bool) -> None:
+        p = Path(self.path)
+        if p.is_dir():
+            raise StoreError(f"{p} is a folder, not a game database: give a file name, e.g. "
+                             f"--db {p / DB_FILE_NAME}")
+        if not p.exists():
+            if not create:
+                raise StoreError(f"there is no game database at {p} yet: `companion play` "
+                                 f"creates it")
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder for the game database {p}: "
+                                 f"{exc.strerror or exc}. Choose another place with --db PATH "
+                                 f"or COMPANION_DB.") from None
+            return
+        try:
+            with open(p, "rb") as fh:
+                head = fh.read(len(SQLITE_MAGIC))
+        except OSError as exc:
+            raise StoreError(f"cannot read the game database {p}: {exc.strerror or exc}. "
+                             f"Check its permissions, or choose another file with --db PATH."
+                             ) from None
+        if head and head != SQLITE_MAGIC:
+            raise StoreError(self._foreign_text("it is not an SQLite database"))
+
+    def _foreign_text(self, why: str) -> str:
+        return (f"{self.path} is not a companion game database ({why}). It was left "
+                f"untouched. Choose another file with --db PATH or COMPANION_DB, or move this "
+                f"one away.")
+
+    def _open(self) -> None:
+        conn = self._conn
+        assert conn is not None
+        try:
+            version = self._version()
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} was written by a newer companion (database schema version "
+                    f"{version}; this companion reads versions up to {SCHEMA_VERSION}). It was "
+                    f"left untouched: upgrade companion (pip install -U companion), or use "
+                    f"another file with --db PATH.")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA synchronous = FULL")
+            if version < SCHEMA_VERSION:
+                if not self.memory:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                self._migrate()
+        except sqlite3.Error as exc:
+            raise self._error(exc, "open") from None
+
+    def _version(self) -> int:
+        """The schema version; 0 for an empty database. Only reads."""
+        conn = self._conn
+        assert conn is not None
+        tables = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if "companion_schema" not in tables:
+            if tables or app_id not in (0, APPLICATION_ID):
+                raise StoreError(self._foreign_text(
+                    "an SQLite database of another program: it has tables "
+                    + ", ".join(sorted(tables)[:5]) if tables else "another application id"))
+            return 0
+        if app_id != APPLICATION_ID:
+            raise StoreError(self._foreign_text("its application id is not companion's"))
+        row = conn.execute("SELECT version FROM companion_schema").fetchone()
+        if row is None or not isinstance(row[0], int):
+            raise StoreError(self._damaged_text("its schema version is missing"))
+        return row[0]
+
+    def _migrate(self) -> None:
+        conn = self._conn
+        assert conn is not None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = self._version()  # again, inside the lock: another process may have won
+            if current > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was upgraded by a newer companion meanwhile "
+                                 f"(schema {current}); upgrade companion.")
+            for target in range(current + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[target]:
+                    conn.execute(statement)
+                conn.execute("UPDATE companion_schema SET version = ?", (target,))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------------ errors
+    def _damaged_text(self, why: str) -> str:
+        return (f"the game database {self.path} is damaged ({why}). It was left untouched: "
+                f"keep a copy, try `sqlite3 {self.path} .recover`, or start afresh with "
+                f"another file (--db PATH or COMPANION_DB).")
+
+    def _error(self, exc: sqlite3.Error, doing: str) -> StoreError:
+        msg = str(exc)
+        low = msg.lower()
+        where = self.path
+        if "readonly" in low or "read-only" in low or "attempt to write" in low:
+            return StoreError(
+                f"cannot write to the game database {where}: it is read-only ({msg}). Nothing "
+                f"was changed. Make the file and its folder writable, or choose another "
+                f"database with --db PATH or COMPANION_DB.")
+        if "full" in low:
+            return StoreError(
+                f"cannot write to the game database {where}: the disk is full ({msg}). Nothing "
+                f"was changed. Free some space, then try again.")
+        if "locked" in low or "busy" in low:
+            return StoreError(
+                f"the game database {where} is busy: another companion process has held it "
+                f"for over {BUSY_TIMEOUT_S:.0f} s ({msg}). Nothing was changed; try again.")
+        if "not a database" in low or "malformed" in low or "corrupt" in low:
+            return StoreError(self._damaged_text(msg))
+        if "unable to open" in low or "disk i/o" in low:
+            return StoreError(
+                f"cannot {doing} the game database {where}: {msg}. Check that the file and its "
+                f"folder exist and are readable and writable, or choose another database with "
+                f"--db PATH or COMPANION_DB.")
+        return StoreError(f"the game database {where}: {doing} failed: {msg}")
+
+    def _read(self, sql: str, args: Iterable = ()) -> list[tuple]:
+        if self._conn is None:
+            raise StoreError(f"the game database {self.path} is closed")
+        try:
+            return self._conn.execute(sql, tuple(args)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error(exc, "read") from None
+
+    def _write(self, statements: list[tuple[str, tuple]], *, check=None):
+        """Run ``statements`` in one transaction; ``check(conn)`` runs first inside it."""
+        conn = self._conn
+        if conn is None:
+            raise StoreError(f"the game database {self.path} is closed")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            result = check(conn) if check else None
+            last = None
+            for sql, args in statements:
+                last = conn.execute(sql, args)
+            conn.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:
+            self._rollback()
+            raise StoreError(
+                f"the game database {self.path} refused the change ({exc}): another companion "
+                f"window may be recording the same game. Quit, then resume the game again."
+            ) from None
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self._error(exc, "write") from None
+        except BaseException:
+            self._rollback()
+            raise
+        return result if check else last
+
+    def _rollback(self) -> None:
+        conn = self._conn
+        try:
+            if conn is not None and conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+
+    # ------------------------------------------------------------------ games
+    def create_game(self, *, variant: str, options: dict, seed: int | None, deal_version: int,
+                    name: str | None = None, start: str | None = None, phase: str = "play",
+                    started_at: str | None = None) -> int:
+        stamp = started_at or now()
+        cur = self._write([(
+            "INSERT INTO games (name, variant, options, seed, deal_version, start, phase, "
+            "started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (name, variant, json.dumps(options, sort_keys=True), seed, deal_version, start,
+             phase, stamp, now()))])
+        return int(cur.lastrowid)
+
+    def import_game(self, *, variant: str, options: dict, seed: int | None, deal_version: int,
+                    name: str | None, start: str | None, started_at: str | None,
+                    entries: list[tuple[str, bool]], result: str | None,
+                    termination: str | None, score: int | None) -> int:
+        """A whole game in one transaction (the importer has replayed it already)."""
+        conn = self._conn
+        if conn is None:
+            raise StoreError(f"the game database {self.path} is closed")
+        stamp = now()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            cur = conn.execute(
+                "INSERT INTO games (name, variant, options, seed, deal_version, start, phase, "
+                "started_at, updated_at, ended_at, result, termination, score) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'play', ?, ?, ?, ?, ?, ?)",
+                (name, variant, json.dumps(options, sort_keys=True), seed, deal_version, start,
+                 started_at or stamp, stamp, stamp if result else None, result, termination,
+                 score))
+            gid = int(cur.lastrowid)
+            conn.executemany(
+                "INSERT INTO moves (game_id, ply, text, reveal, at) VALUES (?, ?, ?, ?, ?)",
+                [(gid, k, text, int(rev), stamp) for k, (text, rev) in enumerate(entries, 1)])
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self._error(exc, "write") from None
+        except BaseException:
+            self._rollback()
+            raise
+        return gid
+
+    def game(self, game_id: int) -> GameRow:
+        rows = self._games("WHERE g.id = ?", (game_id,))
+        if not rows:
+            known = self._read("SELECT MIN(id), MAX(id), COUNT(*) FROM games")[0]
+            hint = (f"games here are numbered {known[0]} to {known[1]}" if known[2]
+                    else "there are no games in it yet")
+            raise StoreError(f"no game {game_id} in {self.path}: {hint} "
+                             f"(`companion games` lists them)")
+        row = rows[0]
+        row.notes = [
+            {"ply": p, "kind": k, "text": t, "at": a}
+            for p, k, t, a in self._read(
+                "SELECT ply, kind, text, at FROM notes WHERE game_id = ? ORDER BY id",
+                (game_id,))]
+        return row
+
+    def games(self, variant: str | None = None) -> list[GameRow]:
+        if variant:
+            return self._games("WHERE g.variant = ?", (variant,))
+        return self._games("", ())
+
+    def _games(self, where: str, args: tuple) -> list[GameRow]:
+        cols = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
+        rows = self._read(
+            f"SELECT {cols}, "
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.reveal = 0), "
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
+            f"FROM games g {where} ORDER BY g.id", args)
+        out = []
+        for r in rows:
+            try:
+                options = json.loads(r[3]) if r[3] else {}
+                if not isinstance(options, dict):
+                    raise ValueError("options are not an object")
+            except ValueError as exc:
+                raise StoreError(self._damaged_text(f"game {r[0]} has unreadable options: {exc}")
+                                 ) from None
+            out.append(GameRow(r[0], r[1], r[2], options, *r[4:14], moves=r[14],
+                               entries=r[15]))
+        return out
+
+    def moves(self, game_id: int) -> list[tuple[str, bool]]:
+        """The game's move list: (canonical text, is a reveal), in order."""
+        return [(t, bool(rv)) for t, rv in self._read(
+            "SELECT text, reveal FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+
+    # ------------------------------------------------------------------ changes
+    def append(self, game_id: int, first_ply: int, entries: list[tuple[str, bool]]) -> None:
+        """Record ``entries`` as plies ``first_ply``, ``first_ply + 1`` ... in one transaction.
+
+        Refused (nothing written) when the game's last ply is not ``first_ply - 1``: another
+        process is recording the same game."""
+        stamp = now()
+
+        def check(conn):
+            (last,) = conn.execute("SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+            if last != first_ply - 1:
+                raise StoreError(
+                    f"game {game_id} in {self.path} has {last} recorded moves, not "
+                    f"{first_ply - 1}: another companion window is recording it. Nothing was "
+                    f"saved; quit, then `companion resume {game_id}`.")
+            return True
+
+        stmts = [("INSERT INTO moves (game_id, ply, text, reveal, at) VALUES (?, ?, ?, ?, ?)",
+                  (game_id, first_ply + k, text, int(rev), stamp))
+                 for k, (text, rev) in enumerate(entries)]
+        stmts.append(("UPDATE games SET updated_at = ? WHERE id = ?", (stamp, game_id)))
+        self._write(stmts, check=check)
+
+    def truncate(self, game_id: int, keep: int) -> None:
+        """Keep the first ``keep`` plies (undo); a finished game is in progress again."""
+        stamp = now()
+        self._write([
+            ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, keep)),
+            ("UPDATE games SET updated_at = ?, ended_at = NULL, result = NULL, "
+             "termination = NULL, score = NULL WHERE id = ? AND result IS NOT 'resigned'",
+             (stamp, game_id)),
+        ])
+
+    def finish(self, game_id: int, result: str | None, termination: str | None = None,
+               score: int | None = None) -> None:
+        if result is not None and result not in RESULTS:
+            raise ValueError(f"result must be one of {RESULTS}, not {result!r}")
+        stamp = now()
+        self._write([(
+            "UPDATE games SET result = ?, termination = ?, score = ?, ended_at = ?, "
+            "updated_at = ? WHERE id = ?",
+            (result, termination, score, stamp if result else None, stamp, game_id))])
+
+    def set_start(self, game_id: int, start: str | None, phase: str) -> None:
+        self._write([("UPDATE games SET start = ?, phase = ?, updated_at = ? WHERE id = ?",
+                      (start, phase, now(), game_id))])
+
+    def add_note(self, game_id: int, ply: int, kind: str, text: str) -> None:
+        self._write([("INSERT INTO notes (game_id, ply, kind, text, at) VALUES (?, ?, ?, ?, ?)",
+                      (game_id, ply, kind, text, now()))])
+
+    # ------------------------------------------------------------------ housekeeping
+    def schema_version(self) -> int:
+        return self._read("SELECT version FROM companion_schema")[0][0]
+
+    def journal_mode(self) -> str:
+        return self._read("PRAGMA journal_mode")[0][0]
+
+    def close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_store(path: str | os.PathLike | None = None, *, create: bool = True) -> Store:
+    """The database at ``path`` (or the default one); ``create=False`` for read-only commands,
+    which then fail with a clear message when there is no database yet."""
+    return Store(resolve_path(path) if path != ":memory:" else ":memory:", create=create)
+
+
+class GameLog:
+    """What a :class:`~.session.Session` writes through: one game in one store."""
+
+    def __init__(self, store: Store, game_id: int):
+        self.store = store
+        self.game_id = game_id
+
+    def append(self, first_ply: int, entries: list[tuple[str, bool]]) -> None:
+        self.store.append(self.game_id, first_ply, entries)
+
+    def truncate(self, keep: int) -> None:
+        self.store.truncate(self.game_id, keep)
+
+    def finish(self, result: str | None, termination: str | None = None,
+               score: int | None = None) -> None:
+        self.store.finish(self.game_id, result, termination, score)
+
+    def set_start(self, start: str | None, phase: str) -> None:
+        self.store.set_start(self.game_id, start, phase)
+
+    def note(self, ply: int, kind: str, text: str) -> None:
+        self.store.add_note(self.game_id, ply, kind, text)

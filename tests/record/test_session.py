@@ -1,0 +1,446 @@
+"""The recorder's state machine, driven line by line as a player types."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rechelp import FailingConnection, lost_game, near_won
+
+from companion.cards import Card, code_text
+from companion.record.session import Session
+from companion.record.store import GameLog, Store
+from companion.rules import deal, load_variant, variant_keys
+
+
+def code(text: str) -> int:
+    return Card.parse(text).code
+
+
+def seeded(seed=1, store=None, variant="klondike", options=None):
+    v = load_variant(variant, options or {})
+    s = Session.seeded(v, seed)
+    if store is not None:
+        gid = store.create_game(variant=v.key, options=v.changed_options(), seed=seed,
+                                deal_version=1)
+        s.log, s.game_id = GameLog(store, gid), gid
+    return s
+
+
+def physical(variant="klondike", store=None):
+    s = Session.physical(load_variant(variant))
+    if store is not None:
+        gid = store.create_game(variant=variant, options={}, seed=None, deal_version=1,
+                                start="{}", phase="setup")
+        s.log, s.game_id = GameLog(store, gid), gid
+    return s
+
+
+def started_klondike(store=None):
+    """A physical Klondike game with the seven face-up cards typed as one row."""
+    s = physical(store=store)
+    assert s.handle("ah kd 2s qc 3d 4c 5h").ok
+    assert s.handle("start").ok
+    return s
+
+
+# ------------------------------------------------------------------------------ moves
+
+def test_a_move_is_played_redrawn_and_described():
+    s = seeded()
+    r = s.handle("t1 t7")
+    assert r.ok and r.move == "t1 t7"
+    assert "7♥ from t1 onto 8♣" in r.lines[0]
+    assert r.board is not None and "t7" in r.board
+    assert s.entries == ["t1 t7"]
+    assert s.prompt() == "move 2> "
+
+
+def test_short_form_numbers_name_tableau_piles():
+    s = seeded()
+    assert s.handle("1 7").move == "t1 t7"
+    r = s.handle("3 5")  # t3 t5: 2♥ on K♦
+    assert not r.ok and "2♥ cannot go on K♦" in r.text
+
+
+def test_a_card_alone_plays_its_only_move_or_lists_the_choices():
+    s = seeded(5)
+    key = s.pos.key()
+    r = s.handle("8d")
+    assert not r.ok and r.kind == "ambiguous"
+    assert r.data["candidates"] == ["t7 t2", "t7 t3"]
+    assert "8♦ from t7 onto 9♣" in r.text and "8♦ from t7 onto 9♠" in r.text
+    assert s.pos.key() == key
+    assert s.handle("8d t2").move == "t7 t2"
+
+
+def test_an_illegal_move_is_refused_with_the_reason_and_nothing_changes():
+    s = seeded()
+    key = s.pos.key()
+    r = s.handle("t2 t5")
+    assert not r.ok and r.kind == "illegal"
+    assert "Klondike builds down in alternating colours" in r.text
+    assert s.pos.key() == key and s.entries == []
+
+
+@pytest.mark.parametrize(("typed", "suggested"), [("udno", "undo"), ("shwo", "show"),
+                                                  ("t1 t77", "t1 t7"), ("hlep", "help")])
+def test_a_typo_gets_a_suggestion(typed, suggested):
+    r = seeded().handle(typed)
+    assert not r.ok
+    assert f"Did you mean: {suggested}" in r.text
+
+
+def test_undo_and_redo():
+    s = seeded()
+    s.handle("t1 t7")
+    s.handle("s")
+    after_two = s.pos.key()
+    assert s.handle("u").move == "s"
+    assert s.handle("undo").move == "t1 t7"
+    assert s.pos.key() == deal("klondike", 1).key()
+    assert not s.handle("undo").ok
+    assert s.handle("redo").move == "t1 t7"
+    assert s.handle("redo").move == "s"
+    assert s.pos.key() == after_two
+    assert not s.handle("redo").ok
+
+
+def test_a_new_move_clears_the_redo_stack():
+    s = seeded()
+    s.handle("t1 t7")
+    s.handle("undo")
+    s.handle("s")
+    assert not s.handle("redo").ok
+
+
+def test_moves_lists_every_legal_move_in_words():
+    r = seeded().handle("?")
+    assert r.data["moves"] == ["t1 t7", "s"]
+    assert "7♥ from t1 onto 8♣" in r.text
+
+
+def test_help_show_and_the_empty_line_change_nothing():
+    s = seeded()
+    key = s.pos.key()
+    for line in ("help", "show", "", "   "):
+        assert s.handle(line).ok
+    assert s.pos.key() == key
+
+
+def test_ascii_display_has_no_suit_symbols():
+    s = Session.seeded(load_variant("klondike"), 1, symbols=False)
+    text = s.handle("t1 t7").text + s.handle("t3 t5").text
+    assert "7h from t1 onto 8c" in text
+    assert not set("♠♥♦♣") & set(text)
+
+
+def test_quit_ends_the_session_and_later_lines_are_refused():
+    s = seeded()
+    r = s.handle("quit")
+    assert r.done and s.done
+    assert not s.handle("t1 t7").ok
+
+
+def test_resign_asks_for_confirmation(store):
+    s = seeded(store=store)
+    r = s.handle("resign")
+    assert r.ok and not r.done and "again to confirm" in r.text
+    assert s.handle("t1 t7").move == "t1 t7"  # anything else plays on
+    s.handle("resign")
+    assert s.handle("resign").done
+    assert store.game(s.game_id).result == "resigned"
+
+
+def test_hint_without_a_solver_says_so(monkeypatch):
+    monkeypatch.setitem(sys.modules, "companion.solver.hints", None)
+    package = sys.modules.get("companion.solver")
+    if package is not None:
+        monkeypatch.delattr(package, "hints", raising=False)
+    r = seeded().handle("hint")
+    assert r.ok and r.text == "Hints are coming with the solver."
+
+
+def test_hint_asks_the_solver_when_there_is_one():
+    pytest.importorskip("companion.solver.hints")
+    s = Session(near_won())
+    r = s.handle("hint")
+    assert r.ok and "t1 f" in r.text
+
+
+# ------------------------------------------------------------------------------ end of game
+
+def test_a_win_is_detected_and_recorded_and_undo_reopens_it(store):
+    gid = store.create_game(variant="klondike", options={}, seed=None, deal_version=1)
+    s = Session(near_won(), log=GameLog(store, gid), game_id=gid)
+    r = s.handle("t1 f")
+    assert r.data["outcome"]["result"] == "won"
+    assert "Won in 1 move!" in r.text and s.prompt() == "game over> "
+    assert store.game(gid).result == "won"
+    assert s.handle("undo").ok
+    assert store.game(gid).result is None and s.prompt() == "move 1> "
+
+
+def test_a_lost_game_is_detected(store):
+    seed, moves = lost_game()
+    s = seeded(seed, store, options={"passes": 1})
+    for m in moves:
+        assert s.handle(m).ok, m
+    assert s.phase == "over" and "lost" in s.handle("show").text
+    row = store.game(s.game_id)
+    assert row.result == "lost" and row.termination in ("no-moves", "blocked")
+
+
+# ------------------------------------------------------------------------------ physical deals
+
+def test_layout_entry_checks_each_line():
+    s = physical()
+    r = s.handle("ah kd ah")
+    assert not r.ok and "A♥ would be in the layout 2 times" in r.text
+    r = s.handle("ah kd 2s qc 3d 4c 5h 6h")
+    assert not r.ok and "too many cards" in r.text
+    r = s.handle("t3: 2s 3s")
+    assert not r.ok and "too many cards for t3: it shows 1 face-up card, you typed 2" in r.text
+    r = s.handle("zz")
+    assert not r.ok and "is not a card" in r.text
+    assert s.layout.count == 0
+
+
+def test_a_card_the_variant_does_not_use_is_refused():
+    s = physical("wish")
+    r = s.handle("5h")
+    assert not r.ok and "5♥ is not in a Wish deck" in r.text
+
+
+def test_a_two_deck_game_takes_a_card_twice_but_not_three_times():
+    s = physical("forty-thieves")
+    assert s.handle("7c 7c 8d 9s").ok  # t1, bottom to top
+    r = s.handle("7c")
+    assert not r.ok and "holds it 2 times" in r.text
+
+
+def test_layout_can_be_corrected_and_undone_before_play():
+    s = physical()
+    assert s.handle("ah kd 2s qc 3d 4c 5h").ok
+    assert s.handle("t2: kh").ok
+    assert s.layout.entered[s.engine.index["t2"]] == [code("kh")]
+    assert s.handle("undo").ok
+    assert s.handle("start").ok
+    assert s.pos.pile("t2")[-1] == code("kd")
+    assert s.pos.pending_reveals() == []
+
+
+def test_play_does_not_start_before_every_card_is_named():
+    s = physical()
+    s.handle("ah kd")
+    r = s.handle("start")
+    assert not r.ok and "t3, t4, t5, t6, t7" in r.text
+    assert s.phase == "setup"
+
+
+def test_a_turned_up_card_is_asked_for_and_checked():
+    s = started_klondike()
+    r = s.handle("t4 t2")
+    assert r.ok and "Which card turned up on t4?" in r.text
+    assert s.prompt() == "card on t4> "
+    key = s.pos.key()
+    r = s.handle("t1 f")  # a move while a card waits: refused
+    assert not r.ok and s.pos.key() == key
+    r = s.handle("ah")
+    assert not r.ok and "A♥ has already been seen" in r.text and s.pos.key() == key
+    assert s.handle("js").ok
+    assert s.entries == ["t4 t2", "t4=js"]
+    assert s.prompt() == "move 2> "
+
+
+def test_draw_three_waste_cards_are_named_bottom_to_top():
+    s = started_klondike()
+    r = s.handle("s")
+    assert "3 cards turned up on w: name them from the bottom" in r.text
+    assert s.prompt() == "cards on w, bottom to top> "
+    assert s.handle("9s 8d").ok
+    assert s.handle("7c").ok
+    assert s.entries[-3:] == ["w=9s", "w=8d", "w=7c"]
+    assert s.pos.pile("w") == (code("9s"), code("8d"), code("7c"))
+
+
+def test_undo_takes_back_a_misnamed_card():
+    s = started_klondike()
+    s.handle("t4 t2")
+    s.handle("js")
+    assert s.handle("undo").move == "t4=js"
+    assert s.prompt() == "card on t4> "
+    assert s.handle("jh").ok
+    assert s.entries[-1] == "t4=jh"
+
+
+def test_reveal_with_too_many_cards_is_refused_whole():
+    s = started_klondike()
+    s.handle("t4 t2")
+    key = s.pos.key()
+    r = s.handle("js jh")
+    assert not r.ok and "Too many cards" in r.text and s.pos.key() == key
+
+
+# ------------------------------------------------------------------------------ seeded reveals
+
+def test_a_seeded_game_says_which_card_turns_up():
+    s = seeded(1)
+    r = s.handle("s")
+    assert "Turned up, as the seed deals it: w: Q♠ 4♣ 6♠ (bottom to top)" in r.text
+    assert [t["card"] for t in r.data["turned"]] == ["QS", "4C", "6S"]
+
+
+def test_a_seeded_mismatch_is_a_dealing_error_with_its_place(store):
+    s = seeded(1, store)
+    key = s.pos.key()
+    r = s.handle("t2=9c")
+    assert not r.ok and r.kind == "dealing-error"
+    assert "Dealing error at t2, card 2 from the bottom: expected 6♥, found 9♣." in r.text
+    assert "Seed 1 has 9♣ at t3, card 2 from the bottom" in r.text
+    assert s.pos.key() == key and s.entries == []
+    assert store.game(s.game_id).notes[0]["kind"] == "dealing-error"
+    assert s.handle("t2=6h").ok
+
+
+def test_a_seeded_stock_turn_can_be_checked_card_by_card():
+    s = seeded(1)
+    s.handle("s")
+    assert s.handle("w=qs 4c 6s").kind == "confirm"
+    r = s.handle("w=qs 4c 5s")
+    assert r.kind == "dealing-error"
+    assert "w, card 3 from the bottom: expected 6♠, found 5♠" in r.text
+    assert "the stock (s), card 3 from the top" in r.text
+
+
+# ------------------------------------------------------------------------------ persistence
+
+def test_every_accepted_change_is_in_the_database_before_the_reply(store):
+    s = started_klondike(store)
+    for line in ("t4 t2", "js", "s", "9s 8d 7c", "undo"):
+        s.handle(line)
+        assert [t for t, _ in store.moves(s.game_id)] == s.entries
+
+
+def test_a_failed_write_refuses_the_move_and_keeps_the_game(store):
+    s = seeded(1, store)
+    s.handle("t1 t7")
+    key = s.pos.key()
+    store._conn = FailingConnection(store._conn)
+    for line in ("s", "undo"):
+        r = s.handle(line)
+        assert not r.ok and r.kind == "store-error"
+        assert "the disk is full" in r.text and store.path in r.text
+        assert s.pos.key() == key and s.entries == ["t1 t7"]
+    store._conn = store._conn._conn
+    assert [t for t, _ in store.moves(s.game_id)] == ["t1 t7"]
+    assert s.handle("s").ok
+
+
+def test_resume_replays_the_stored_moves(store):
+    s = started_klondike(store)
+    for line in ("t4 t2", "js", "s", "9s 8d 7c"):
+        s.handle(line)
+    from companion.rules import Position
+    row = store.game(s.game_id)
+    import json
+    again = Session.resume(Position.from_json(json.loads(row.start)),
+                           [t for t, _ in store.moves(s.game_id)])
+    assert again.pos.key() == s.pos.key()
+    assert again.move_count == 2
+
+
+# ------------------------------------------------------------------------------ hypothesis
+
+LINES = st.one_of(
+    st.sampled_from(["undo", "u", "redo", "moves", "?", "show", "help", "resign", "n", "",
+                     "s", "t1 t7", "3 5", "7h", "w t2", "t1 f", "w f", "t3:2 t5", "t9 t1",
+                     "t1=9c", "w=ah", "ah", "9s 8d 7c", "start", "t3: 2s", "kd", "quit",
+                     "t2=6h", "x y z", "=", "t1:0 t2", "1 2 3"]),
+    st.text(alphabet="tswfp0123456789 =:?ahkdcqj♠♥♦♣,", max_size=12),
+    st.text(max_size=30),
+)
+
+
+def _check_lines(session, lines):
+    for line in lines:
+        key, entries = session.pos.key(), list(session.entries)
+        reply = session.handle(line)
+        assert isinstance(reply.text, str)
+        if not reply.ok:
+            assert session.pos.key() == key, line
+            assert session.entries == entries, line
+        if session.log is not None and session.phase != "setup":
+            stored = [t for t, _ in session.log.store.moves(session.game_id)]
+            assert stored == session.entries
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(LINES, max_size=25), variant=st.sampled_from(["klondike", "spider"]))
+def test_random_lines_never_raise_and_refusals_change_nothing(lines, variant):
+    with Store(":memory:") as mem:
+        s = seeded(1, mem, variant=variant)
+        _check_lines(s, lines)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(LINES, max_size=25))
+def test_random_lines_in_a_physical_game(lines):
+    with Store(":memory:") as mem:
+        s = physical(store=mem)
+        _check_lines(s, ["ah kd 2s qc 3d 4c 5h", "start", *lines])
+
+
+# ------------------------------------------------------------------------------ every variant
+
+@pytest.mark.parametrize("key", variant_keys())
+def test_every_variant_can_be_laid_out_and_played_through_the_session(key):
+    """Type a random layout, then random legal moves, naming each card as it turns up; the
+    store always holds exactly the accepted entries."""
+    rng = random.Random(key)
+    with Store(":memory:") as mem:
+        s = physical(key, store=mem)
+        while s.phase == "setup" and not s.layout.complete:
+            pool = list((s.layout.deck - Counter(c for _, _, c in s.layout.cards())).elements())
+            cards = rng.sample(pool, s.layout.remaining(s.layout.current))
+            assert s.handle(" ".join(code_text(c) for c in cards)).ok
+        if s.phase == "setup":
+            assert s.handle("start").ok
+        for _ in range(60):
+            if s.phase != "play":
+                break
+            if s.pending:
+                pool = sorted(s.pos.unseen().elements())
+                line = " ".join(code_text(c) for c in rng.sample(pool, len(s.pending)))
+            else:
+                line = rng.choice([str(m) for m in s.pos.legal_moves] + ["undo"])
+            r = s.handle(line)
+            assert r.ok or (line == "undo" and not s.entries), (line, r.text)
+            assert [t for t, _ in mem.moves(s.game_id)] == s.entries
+
+
+def test_a_failed_write_during_layout_entry_keeps_the_layout(store):
+    s = physical(store=store)
+    assert s.handle("ah kd").ok
+    entered = {i: list(e) for i, e in s.layout.entered.items()}
+    store._conn = FailingConnection(store._conn, "attempt to write a readonly database")
+    for line in ("2s qc", "undo"):
+        r = s.handle(line)
+        assert not r.ok and "read-only" in r.text
+        assert s.layout.entered == entered
+    store._conn = store._conn._conn
+    assert s.handle("undo").ok and s.layout.count == 0
+
+
+def test_a_line_is_a_pile_or_a_row_across_the_piles():
+    s = physical("forty-thieves")
+    names = s.engine.index
+    assert s.handle("2h 3h 4h 5h 6h 7h 8h 9h 10h jh").ok  # more than t1 takes: a row
+    assert [s.layout.entered[names[f"t{k}"]] for k in (1, 10)] == [[code("2h")], [code("jh")]]
+    assert s.handle("2c 3c 4c").ok  # three cards: the rest of t1, bottom to top
+    assert s.layout.entered[names["t1"]] == [code(c) for c in ("2h", "2c", "3c", "4c")]
+    assert s.prompt() == "t2 (3 cards, after 1)> "
