@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint seeds clean
+.PHONY: demo test bench lint seeds clean model bench-vision
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,16 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/sheets.py
 	$(BIN)/python bench/recorder.py
+
+# The card recognizer's model in models/, rebuilt from generated scenes (CPU only; see
+# models/README.md for how long it takes). SCENES=400 by default.
+SCENES ?= 400
+model: $(STAMP)
+	$(BIN)/python -m companion.vision.train --scenes $(SCENES) --out models
+
+# Photo-reading benchmark on scenes drawn with designs and fonts never used in training.
+bench-vision: $(STAMP)
+	$(BIN)/python bench/vision.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

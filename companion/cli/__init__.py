@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("companion.cli.play_cmds", "export", "Write a recorded game as a plain-text record."),
     "import": ("companion.cli.play_cmds", "import_cmd", "Read a game record into the database, replaying every move."),
     "verify": ("companion.cli.play_cmds", "verify", "Check a dealt layout against a seeded deal."),
+    "scan": ("companion.cli.scan_cmds", "scan", "Read the cards in a photo of the table (and the sheet's QR code)."),
 }
 
 

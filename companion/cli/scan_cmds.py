@@ -1,0 +1,128 @@
+"""`companion scan`: read the cards (and the setup sheet's QR code) in a photo of the table."""
+
+from __future__ import annotations
+
+import click
+
+from .common import VARIANT, display, echo_json
+
+
+def _place(d, info):
+    s = info["scale"]
+    return round(d.x / s), round(d.y / s)
+
+
+@click.command()
+@click.argument("photo", required=False, type=click.Path(dir_okay=False))
+@click.option("--variant", type=VARIANT, default=None,
+              help="Group the cards into this variant's piles and check the position.")
+@click.option("--camera", type=click.IntRange(0, 99), default=None, metavar="N",
+              help="Take the picture from webcam N instead of a file.")
+@click.option("--debug", "debug_out", type=click.Path(dir_okay=False), default=None,
+              metavar="OUT.png", help="Write the photo annotated with what was read.")
+@click.option("--threshold", type=click.FloatRange(0, 1), default=None,
+              help="Confidence below which a card is reported as uncertain (default 0.6).")
+@click.option("--json", "as_json", is_flag=True, help="Print the reading as JSON.")
+def scan(photo, variant, camera, debug_out, threshold, as_json):
+    """Read every visible card in a photo of the table.
+
+    Prints each card read with its confidence and its place in the photo (pixels from the
+    top-left corner, as the photo is shown). A card read with less confidence than the
+    threshold is marked `?` and listed as uncertain: check it on the table (--debug shows
+    where it is). A setup sheet's QR code in the photo names the game.
+
+    With --variant (or a sheet's QR code), the cards are grouped into the variant's piles and
+    the position is checked against the rules (duplicates, counts, cards the variant does
+    not use). Face-down cards are taken as dealt.
+
+    \b
+    Examples:
+      companion scan table.jpg
+      companion scan table.jpg --variant klondike --debug read.png
+      companion scan --camera 0 --variant gaps --json
+    """
+    from ..cards import code_text
+    if (photo is None) == (camera is None):
+        raise click.UsageError("give a PHOTO file or --camera N (one of them)")
+    key = variant.key if hasattr(variant, "key") else variant
+    from ..vision.scan import scan_photo
+    res = scan_photo(photo, camera, key, threshold=threshold)
+    cards, info, sheet, piles = res["cards"], res["info"], res["sheet"], res["piles"]
+    if debug_out:
+        write_debug(res, debug_out)
+    if as_json:
+        data = {"photo": photo if camera is None else f"camera {camera}",
+                "size": list(info["original_size"]),
+                "sheet": None if sheet is None else {"text": sheet.text, "variant": sheet.variant,
+                                                     "seed": sheet.seed, "options": sheet.options},
+                "cards": [{"card": code_text(d.code, False) if not d.uncertain else None,
+                           "best": code_text(d.code, False), "confidence": round(d.confidence, 3),
+                           "uncertain": d.uncertain, "note": d.note,
+                           "x": _place(d, info)[0], "y": _place(d, info)[1]} for d in cards]}
+        if piles is not None:
+            data["variant"] = piles.variant
+            data["piles"] = {n: [code_text(d.code, False) + ("?" if d.uncertain else "")
+                                 for d in ds] for n, ds in piles.piles.items()}
+            data["problems"] = piles.problems
+            data["position"] = piles.position.to_json() if piles.position is not None else None
+        echo_json(data)
+        return
+    disp = display()
+    if sheet is not None:
+        click.echo(f"Setup sheet: {sheet.describe()} (QR code {sheet.text})")
+    if not cards:
+        click.echo("No cards found in the photo. Photograph the layout from above, in even light, "
+                   "with the card corners in view.")
+        return
+    sure = [d for d in cards if not d.uncertain]
+    unsure = [d for d in cards if d.uncertain]
+    click.echo(f"{len(cards)} card{'s' if len(cards) != 1 else ''} read"
+               + (f", {len(unsure)} uncertain" if unsure else "") + ":")
+    for d in sorted(cards, key=lambda t: (t.y, t.x)):
+        x, y = _place(d, info)
+        mark = "?" if d.uncertain else " "
+        note = f"  ({d.note})" if d.uncertain else ""
+        click.echo(f"  {disp.card(d.code):>3}{mark} {d.confidence:5.0%}  at {x},{y}{note}")
+    if piles is not None:
+        click.echo(f"\nAs {piles.variant}:")
+        for name, ds in piles.piles.items():
+            click.echo(f"  {name}: " + " ".join(disp.card(d.code) + ("?" if d.uncertain else "")
+                                                for d in ds))
+        if piles.unplaced:
+            click.echo(f"  not placed in a pile: {len(piles.unplaced)} card(s)")
+        for p in piles.problems:
+            click.echo(f"  problem: {p}")
+        if piles.position is not None and not piles.problems:
+            click.echo("  The position read is consistent with the rules.")
+    if unsure:
+        click.echo("\nCheck the uncertain cards on the table" +
+                   ("" if debug_out else " (--debug OUT.png marks them on the photo)") + ".")
+    _ = sure
+
+
+def write_debug(res, path):
+    """The photo with each reading drawn: green sure, orange uncertain."""
+    import cv2
+
+    from ..cards import code_text
+    from ..vision import VisionError
+    img = res["image"][..., ::-1].copy()
+    for d in res["cards"]:
+        col = (0, 160, 255) if d.uncertain else (0, 200, 0)
+        s = d.size
+        ux, uy = d.up
+        rx, ry = -uy, ux
+        pts = []
+        for a, b in ((-1, 1.4), (1, 1.4), (1, -1.4), (-1, -1.4)):
+            pts.append((int(d.x + a * s * rx + b * s * ux), int(d.y + a * s * ry + b * s * uy)))
+        import numpy as np
+        cv2.polylines(img, [np.array(pts, np.int32)], True, col, 2)
+        label = code_text(d.code, False) + ("?" if d.uncertain else "")
+        cv2.putText(img, label, (int(d.x + 1.2 * s), int(d.y)), cv2.FONT_HERSHEY_SIMPLEX,
+                    max(0.4, s / 30), col, 2, cv2.LINE_AA)
+    try:
+        ok = cv2.imwrite(path, img)
+    except cv2.error as exc:
+        raise VisionError(f"cannot write {path!r}: {exc}") from None
+    if not ok:
+        raise VisionError(f"cannot write {path!r} (use a .png or .jpg name in a writable folder)")

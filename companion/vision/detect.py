@@ -1,0 +1,159 @@
+"""Index-corner candidates: ink blobs paired as (suit pip, rank glyph), cropped and described.
+
+A card's index is a rank glyph with a suit pip under it. Cards overlap, so instead of card
+outlines we look for these pairs: every dark or coloured blob on a lighter background is a
+component; each component is tried as a pip with each nearby component as its rank glyph. The
+direction pip -> rank is the card's "up", so every candidate is cropped upright at its own scale
+(rotation and scale of the photo drop out; a 6 stays a 6) and described by a feature vector for
+the classifier (:mod:`.model`). Most candidates are not indices; the classifier says "none".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CROP_W, CROP_H = 32, 40
+ALONG, ACROSS = 1.3, 1.0  # crop half-height / half-width, in pip-rank distances
+
+
+@dataclass
+class Candidates:
+    pip: object      # (n, 2) pip centres (image pixels)
+    rank: object     # (n, 2) rank glyph centres
+    pip_id: object   # (n,) component index of the pip
+    rank_id: object  # (n,) component index of the rank glyph
+    features: object  # (n, F) float32
+    comp_boxes: object  # (m, 4) x, y, w, h of every component
+
+
+def ink_components(rgb):
+    """Stats of ink blobs (darker than their local paper): (m, 5) x, y, w, h, area and centres."""
+    import cv2
+    import numpy as np
+    mn = rgb.min(axis=2)
+    h, w = mn.shape
+    # local paper brightness: a max filter wider than any glyph, at quarter scale
+    small = cv2.resize(mn, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    kk = max(5, int(max(h, w) / 4 / 120) | 1)
+    bg = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (kk, kk)))
+    bg = cv2.blur(bg, (kk, kk))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    bgf = bg.astype(np.int16)
+    diff = bgf - mn.astype(np.int16)
+    ink = ((diff > np.maximum(28, bgf // 4)) & (bg > 70)).astype(np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    stats, cents = stats[1:], cents[1:]
+    side = max(h, w)
+    bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    big = np.maximum(bw, bh)
+    keep = ((big >= 6) & (big <= side * 0.06) & (area >= 12)
+            & (area >= 0.15 * bw * bh) & (np.minimum(bw, bh) >= 2))
+    return stats[keep], cents[keep]
+
+
+def _pairs(stats, cents):
+    import numpy as np
+    size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
+    n = len(size)
+    if n < 2:
+        return np.zeros(0, int), np.zeros(0, int)
+    # bucket by grid to avoid n^2 on large n
+    cell = float(np.percentile(size, 90)) * 2.2 + 1
+    keys = np.floor(cents / cell).astype(np.int64)
+    order = np.lexsort((keys[:, 1], keys[:, 0]))
+    from collections import defaultdict
+    grid = defaultdict(list)
+    for i in order:
+        grid[(keys[i, 0], keys[i, 1])].append(i)
+    pi, rj = [], []
+    for (gx, gy), members in grid.items():
+        near = []
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                near.extend(grid.get((gx + dx, gy + dy), ()))
+        near = np.array(near)
+        for i in members:
+            d = np.hypot(*(cents[near] - cents[i]).T)
+            si, sj = size[i], size[near]
+            ok = ((near != i) & (d >= 0.45 * np.maximum(si, sj)) & (d <= 1.9 * np.maximum(si, sj))
+                  & (si <= 1.7 * sj) & (si >= 0.35 * sj))
+            for j in near[ok]:
+                pi.append(i)
+                rj.append(j)
+    return np.array(pi, int), np.array(rj, int)
+
+
+def crops(rgb, mn, P, R):
+    """Upright crops (n, CROP_H, CROP_W) of the min-channel image and (n, CROP_H, CROP_W, 3) RGB."""
+    import cv2
+    import numpy as np
+    n = len(P)
+    g = np.empty((n, CROP_H, CROP_W), np.uint8)
+    c = np.empty((n, CROP_H, CROP_W, 3), np.uint8)
+    dst = np.float32([[0, 0], [CROP_W, 0], [0, CROP_H]])
+    for k in range(n):
+        p, r = P[k], R[k]
+        d = float(np.hypot(*(r - p)))
+        u = (r - p) / max(d, 1e-6)
+        v = np.array([-u[1], u[0]])
+        m = (p + r) / 2
+        top = m + ALONG * d * u
+        src = np.float32([top - ACROSS * d * v, top + ACROSS * d * v,
+                          m - ALONG * d * u - ACROSS * d * v])
+        A = cv2.getAffineTransform(src, dst)
+        g[k] = cv2.warpAffine(mn, A, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+        c[k] = cv2.warpAffine(rgb, A, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return g, c
+
+
+_HOG = None
+
+
+def features(g, c):
+    """Feature vectors: HOG of the normalised crop, a coarse thumbnail, and ink colour (rank
+    half and pip half) relative to the paper: colour is evidence for the suit on its own."""
+    import cv2
+    import numpy as np
+    global _HOG
+    if _HOG is None:
+        _HOG = cv2.HOGDescriptor((CROP_W, CROP_H), (16, 16), (8, 8), (8, 8), 9)
+    n = len(g)
+    out = []
+    gf = g.astype(np.float32)
+    lo = np.percentile(gf.reshape(n, -1), 3, axis=1)[:, None, None]
+    hi = np.percentile(gf.reshape(n, -1), 97, axis=1)[:, None, None]
+    norm = np.clip((gf - lo) / np.maximum(hi - lo, 12), 0, 1)
+    n8 = (norm * 255).astype(np.uint8)
+    cf = c.astype(np.float32) + 1
+    for k in range(n):
+        h = _HOG.compute(n8[k]).ravel()
+        thumb = cv2.resize(norm[k], (8, 10), interpolation=cv2.INTER_AREA).ravel()
+        ink = norm[k] < 0.45
+        paper = norm[k] > 0.75
+        col = []
+        pm = cf[k][paper].mean(0) if paper.any() else np.array([200, 200, 200], np.float32)
+        for half in (slice(0, CROP_H // 2), slice(CROP_H // 2, CROP_H)):
+            im = ink[half]
+            if im.sum() >= 3:
+                m = cf[k][half][im].mean(0) / pm
+                col += [m[0] - m[1], m[2] - m[1], m[0] - m[2]]
+            else:
+                col += [0.0, 0.0, 0.0]
+        out.append(np.concatenate([h, thumb, np.array(col, np.float32) * 3]))
+    return np.array(out, np.float32).reshape(n, -1)
+
+
+def candidates(rgb) -> Candidates:
+    import numpy as np
+    stats, cents = ink_components(rgb)
+    pi, rj = _pairs(stats, cents)
+    P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
+    mn = rgb.min(axis=2)
+    if len(pi):
+        g, c = crops(rgb, mn, P, R)
+        F = features(g, c)
+    else:
+        F = np.zeros((0, 1), np.float32)
+    return Candidates(P, R, pi, rj, F, stats[:, :4])

@@ -1,0 +1,108 @@
+"""The index classifier: one OpenCV ANN_MLP with two heads (rank and suit), from ``models/``.
+
+The file is OpenCV's own YAML (gzip-compressed), read by ``cv2.ml.ANN_MLP_load``: no pickle, no
+torch. Its SHA-256 must match ``models/SHA256SUMS`` before it is loaded. Outputs 0-13 are the
+rank head (A, 2 ... K, none), 14-18 the suit head (spades, hearts, diamonds, clubs, none); each
+head is turned into probabilities with a softmax at the temperature stored in ``meta``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from . import VisionError
+
+MODEL_DIR = os.environ.get("COMPANION_MODEL_DIR") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "models")
+MODEL_FILE = "cards-mlp.yml.gz"
+META_FILE = "cards-mlp.json"
+SUMS_FILE = "SHA256SUMS"
+N_RANK, N_SUIT = 14, 5  # with "none"
+REBUILD = "run `make model` to rebuild it, or restore models/ from the repository"
+
+
+def sha256(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_sums(model_dir) -> dict[str, str]:
+    path = os.path.join(model_dir, SUMS_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        raise VisionError(f"no checksum file {path}; {REBUILD}") from None
+    sums = {}
+    for line in lines:
+        parts = line.split()
+        if len(parts) == 2 and len(parts[0]) == 64:
+            sums[parts[1].lstrip("*")] = parts[0].lower()
+    return sums
+
+
+class Classifier:
+    def __init__(self, net, meta):
+        self.net = net
+        self.meta = meta
+        self.temperature = float(meta.get("temperature", 4.0))
+
+    def predict(self, F):
+        """(rank_probs (n, 14), suit_probs (n, 5)) for feature rows F."""
+        import numpy as np
+        if len(F) == 0:
+            return np.zeros((0, N_RANK)), np.zeros((0, N_SUIT))
+        mu = np.asarray(self.meta["mean"], np.float32)
+        sd = np.asarray(self.meta["std"], np.float32)
+        _, out = self.net.predict(((F - mu) / sd).astype(np.float32))
+
+        def softmax(z):
+            z = z * self.temperature
+            z = z - z.max(1, keepdims=True)
+            e = np.exp(z)
+            return e / e.sum(1, keepdims=True)
+        return softmax(out[:, :N_RANK]), softmax(out[:, N_RANK:N_RANK + N_SUIT])
+
+
+_CACHE: dict[str, Classifier] = {}
+
+
+def load(model_dir: str | None = None) -> Classifier:
+    """The classifier, after checking the model file against its SHA-256 checksum."""
+    import cv2
+    model_dir = model_dir or MODEL_DIR
+    if model_dir in _CACHE:
+        return _CACHE[model_dir]
+    sums = read_sums(model_dir)
+    for name in (MODEL_FILE, META_FILE):
+        path = os.path.join(model_dir, name)
+        if not os.path.exists(path):
+            raise VisionError(f"the card model {path} is missing; {REBUILD}")
+        if name not in sums:
+            raise VisionError(f"{name} has no checksum in {os.path.join(model_dir, SUMS_FILE)}; "
+                              f"{REBUILD}")
+        try:
+            digest = sha256(path)
+        except OSError as exc:
+            raise VisionError(f"cannot read the card model {path}: {exc}") from None
+        if digest != sums[name]:
+            raise VisionError(f"the card model {path} does not match its checksum (SHA-256 "
+                              f"{digest[:12]}..., expected {sums[name][:12]}...): it is damaged "
+                              f"or from another version; {REBUILD}")
+    try:
+        with open(os.path.join(model_dir, META_FILE), encoding="utf-8") as f:
+            meta = json.load(f)
+        net = cv2.ml.ANN_MLP_load(os.path.join(model_dir, MODEL_FILE))
+    except (OSError, ValueError, cv2.error) as exc:
+        raise VisionError(f"the card model in {model_dir} cannot be loaded ({exc}); "
+                          f"{REBUILD}") from None
+    if net is None or net.empty():
+        raise VisionError(f"the card model in {model_dir} is empty; {REBUILD}")
+    clf = Classifier(net, meta)
+    _CACHE[model_dir] = clf
+    return clf

@@ -1,0 +1,144 @@
+"""Read every visible card of a photo at once.
+
+Candidates (:mod:`.detect`) are scored by the two-headed classifier (:mod:`.model`); each ink blob
+serves as the pip of at most one index; the two corners of one card are merged; then the photo is
+resolved as a whole: a card appears at most ``decks`` times, a lower-confidence duplicate takes its
+next-best reading when that one is free and likely, otherwise it is marked uncertain. Below
+:data:`THRESHOLD` a reading is reported as uncertain, never silently as a card.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+THRESHOLD = 0.6
+OBJECTNESS = 0.5
+
+
+@dataclass
+class Detection:
+    code: int                 # suit * 13 + rank - 1 (best reading)
+    confidence: float
+    x: float                  # place: midpoint of rank and pip, working-image pixels
+    y: float
+    up: tuple                 # unit vector pip -> rank (the card's "up")
+    size: float               # pip-rank distance, pixels
+    uncertain: bool = False
+    note: str = ""
+    alternatives: list = field(default_factory=list)   # [(code, p), ...] next readings
+    corners: int = 1
+
+    @property
+    def rank(self) -> int:
+        return self.code % 13 + 1
+
+    @property
+    def suit(self) -> int:
+        return self.code // 13
+
+
+def _readings(pr, ps, k=4):
+    """Top-k (code, probability) over the 52 cards, from the two heads (none excluded)."""
+    import numpy as np
+    joint = np.outer(ps[:4], pr[:13])  # suit x rank
+    flat = joint.ravel()
+    order = np.argsort(-flat)[:k]
+    return [(int(i), float(flat[i])) for i in order]
+
+
+def dominant_up(dets):
+    """The layout's "up" direction: the axis of most index corners, signed by the majority."""
+    if not dets:
+        return (0.0, -1.0)
+    sx = sum(math.cos(2 * math.atan2(d.up[1], d.up[0])) for d in dets)
+    sy = sum(math.sin(2 * math.atan2(d.up[1], d.up[0])) for d in dets)
+    a = math.atan2(sy, sx) / 2
+    ax = (math.cos(a), math.sin(a))
+    pos = sum(1 for d in dets if d.up[0] * ax[0] + d.up[1] * ax[1] > 0)
+    if pos < len(dets) - pos:
+        ax = (-ax[0], -ax[1])
+    return ax
+
+
+def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD):
+    """Detections for every card read in an RGB image (working resolution)."""
+    import numpy as np
+
+    from .detect import candidates
+    from .model import load
+    clf = clf or load()
+    c = candidates(rgb)
+    if len(c.pip) == 0:
+        return []
+    pr, ps = clf.predict(c.features)
+    obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
+    keep = np.flatnonzero(obj > OBJECTNESS)
+    if not len(keep):
+        return []
+    score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
+    order = keep[np.argsort(-score)]
+    used: set[int] = set()
+    raw: list[Detection] = []
+    for i in order:
+        a, b = int(c.pip_id[i]), int(c.rank_id[i])
+        if a in used or b in used:
+            continue
+        used.update((a, b))
+        p, r = c.pip[i], c.rank[i]
+        d = float(math.hypot(*(r - p)))
+        reads = _readings(pr[i], ps[i])
+        code, conf = reads[0]
+        m = (p + r) / 2
+        raw.append(Detection(code, conf, float(m[0]), float(m[1]),
+                             (float((r - p)[0] / d), float((r - p)[1] / d)), d,
+                             alternatives=reads[1:]))
+    # spatial suppression: two readings of the same spot keep the better
+    raw.sort(key=lambda t: -t.confidence)
+    dets: list[Detection] = []
+    for t in raw:
+        if any(math.hypot(t.x - o.x, t.y - o.y) < 0.7 * max(t.size, o.size) for o in dets):
+            continue
+        dets.append(t)
+    return resolve(dets, decks, threshold)
+
+
+def resolve(dets, decks=1, threshold=THRESHOLD):
+    """Each card at most ``decks`` times: merge a card's two corners, re-read or flag
+    duplicates, flag low confidence."""
+    up = dominant_up(dets)
+    dets = sorted(dets, key=lambda t: -t.confidence)
+    # the two corners of one card: same reading, opposite "up"; keep the upright one's place
+    merged: list[Detection] = []
+    for t in dets:
+        twin = next((o for o in merged if o.code == t.code and o.corners == 1
+                     and o.up[0] * t.up[0] + o.up[1] * t.up[1] < -0.5), None)
+        if twin is not None and decks == 1:
+            twin.corners = 2
+            twin.confidence = max(twin.confidence, t.confidence)
+            if (t.up[0] * up[0] + t.up[1] * up[1]) > (twin.up[0] * up[0] + twin.up[1] * up[1]):
+                twin.x, twin.y, twin.up = t.x, t.y, t.up
+            continue
+        merged.append(t)
+    counts: dict[int, int] = {}
+    for t in merged:
+        if counts.get(t.code, 0) >= decks:
+            alt = next(((c, p) for c, p in t.alternatives if counts.get(c, 0) < decks
+                        and p > 0.15), None)
+            if alt is not None:
+                t.note = f"re-read: {_name(t.code)} was already seen"
+                t.code, t.confidence = alt
+                t.uncertain = True
+            else:
+                t.uncertain = True
+                t.note = f"{_name(t.code)} seen more often than the deck has it"
+        counts[t.code] = counts.get(t.code, 0) + 1
+        if t.confidence < threshold:
+            t.uncertain = True
+            t.note = t.note or "low confidence"
+    return merged
+
+
+def _name(code):
+    from ..cards import code_text
+    return code_text(code, False)

@@ -1,0 +1,112 @@
+"""Bad photos give a clear error or an honest "no cards found", never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.vision import VisionError
+from companion.vision.image import WORK_SIDE, load_photo
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+Image = pytest.importorskip("PIL.Image")
+
+
+def _scan(capsys, *args):
+    code = main(["scan", *map(str, args)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err + out.out
+    return code, out.out, out.err
+
+
+def test_not_an_image(tmp_path, capsys):
+    p = tmp_path / "notes.jpg"
+    p.write_text("this is not a photo\n")
+    code, _, err = _scan(capsys, p)
+    assert code == 1
+    assert "not an image" in err
+
+
+def test_empty_file_and_missing_file(tmp_path, capsys):
+    p = tmp_path / "empty.jpg"
+    p.write_bytes(b"")
+    code, _, err = _scan(capsys, p)
+    assert code == 1 and "empty" in err
+    code, _, err = _scan(capsys, tmp_path / "nothere.jpg")
+    assert code == 1 and "cannot open" in err
+
+
+def test_truncated_jpeg(tmp_path, capsys):
+    img = (np.random.default_rng(1).random((600, 800, 3)) * 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img)
+    p = tmp_path / "cut.jpg"
+    p.write_bytes(buf.tobytes()[: len(buf) // 2])
+    code, _, err = _scan(capsys, p)
+    assert code == 1
+    assert "truncated" in err
+
+
+def test_empty_table_finds_no_cards(tmp_path, capsys):
+    img = np.zeros((900, 1200, 3), np.uint8)
+    img[:] = (40, 110, 60)
+    img = cv2.GaussianBlur(img + np.random.default_rng(2).integers(0, 12, img.shape, np.uint8),
+                           (0, 0), 2)
+    p = tmp_path / "table.png"
+    cv2.imwrite(str(p), img)
+    code, out, _ = _scan(capsys, p)
+    assert code == 0
+    assert "No cards found" in out
+
+
+def test_huge_png_is_refused_before_decoding(tmp_path, capsys):
+    p = tmp_path / "huge.png"
+    Image.new("L", (9000, 7500)).save(p, optimize=False, compress_level=1)
+    code, _, err = _scan(capsys, p)
+    assert code == 1
+    assert "megapixels" in err
+
+
+def test_large_jpeg_is_downscaled(tmp_path):
+    img = np.full((3000, 4500, 3), 200, np.uint8)
+    p = tmp_path / "big.jpg"
+    cv2.imwrite(str(p), img)
+    rgb, info = load_photo(p)
+    assert max(rgb.shape[:2]) <= WORK_SIDE
+    assert info["original_size"] == (4500, 3000)
+
+
+def test_exif_orientation_is_respected(tmp_path):
+    # stored landscape, left half red; EXIF orientation 6 = shown rotated 90 degrees clockwise
+    img = Image.new("RGB", (400, 200), (255, 255, 255))
+    img.paste((255, 0, 0), (0, 0, 200, 200))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    p = tmp_path / "phone.jpg"
+    img.save(p, exif=exif.tobytes())
+    rgb, _ = load_photo(p)
+    assert rgb.shape[:2] == (400, 200)  # portrait as shown
+    top, bottom = rgb[20, 100], rgb[380, 100]
+    assert top[0] > 200 and top[1] < 80       # the red half is now on top
+    assert bottom.min() > 200
+
+
+def test_folder_and_tiny_image(tmp_path):
+    with pytest.raises(VisionError):
+        load_photo(tmp_path)
+    p = tmp_path / "tiny.png"
+    Image.new("RGB", (10, 10)).save(p)
+    with pytest.raises(VisionError, match="too small"):
+        load_photo(p)
+
+
+def test_scan_needs_a_photo_or_a_camera(capsys):
+    code = main(["scan"])
+    assert code == 2
+    assert "PHOTO" in capsys.readouterr().err
+
+
+def test_missing_camera_is_a_clear_error(capsys):
+    code, _, err = _scan(capsys, "--camera", "97")
+    assert code == 1
+    assert "camera 97" in err
