@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint seeds clean model bench-vision
+.PHONY: demo test bench lint seeds clean verdicts peers model bench-vision
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/sheets.py
 	$(BIN)/python bench/recorder.py
+	$(BIN)/python bench/solver.py
 
 # The card recognizer's model in models/, rebuilt from generated scenes (CPU only; see
 # models/README.md for how long it takes). SCENES=400 by default.
@@ -42,6 +43,17 @@ lint: $(STAMP)
 # Regenerate the deal fingerprints in seeds/ (only after a deliberate deal_version bump).
 seeds: $(STAMP)
 	$(BIN)/python -m companion.seeds --write seeds
+
+# Fill the verdict column of seeds/*.tsv with the solver's verdicts (TIMEOUT seconds a deal).
+TIMEOUT ?= 10
+verdicts: $(STAMP)
+	$(BIN)/python -m companion.solver.survey --verdicts seeds --timeout $(TIMEOUT)
+
+# The independent solvers the solver tests and bench compare against (skipped when absent).
+peers: $(STAMP)
+	-command -v apt-get >/dev/null && (dpkg -s libfreecell-solver0 >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq libfreecell-solver0))
+	$(BIN)/python -m pip install --quiet -e '.[solvers]'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks build *.egg-info

@@ -1,0 +1,205 @@
+"""Solver benchmark: our solver beside the independent peers, on the same deals, in one run.
+
+For Klondike draw 1 and draw 3 (against Klondike-Solver, PyPI ``pyksolve``) and Streets and
+Alleys (against Freecell Solver), seeds 1..N: the share of deals resolved (won, or proved lost)
+and the median / p90 seconds per deal, ours and theirs; disagreements between proved verdicts
+(there must be none) and lines of ours that fail to replay (none). Golf: our figures alone.
+Then hint latency on mid-game Klondike positions seen as a player sees them (face-down cards
+and the stock unknown, sampled): median and p95.
+
+Every deal (ours, the peers', each hint) runs in a pool of ``--jobs`` worker processes and is
+timed in its worker; the peers have their own budgets (``--peer-states``). Nothing here asserts a
+time: the figures are for reading. Missing peers are skipped with the reason.
+
+    python bench/solver.py [--deals 20] [--timeout 5] [--jobs N] [--hints 30] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+
+from companion.rules import deal, load_variant
+from companion.solver.peers import available, fcs_solve, pyksolve_solve
+from companion.solver.survey import tally
+
+CASES = [
+    ("klondike draw 1", "klondike", {"draw": 1}, "pyksolve"),
+    ("klondike draw 3", "klondike", {"draw": 3}, "pyksolve"),
+    ("streets-and-alleys", "streets-and-alleys", {}, "freecell-solver"),
+    ("golf", "golf", {}, None),
+]
+
+
+def pct(xs, q):
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))
+    return xs[k]
+
+
+def _ours_task(task):
+    """Solve one deal in a worker; a won line is replayed there, move by move, with play()."""
+    from companion.solver import Limits, solve
+    key, options, seed, timeout = task
+    v = load_variant(key, dict(options))
+    pos = deal(v, seed)
+    r = solve(pos, Limits(seconds=timeout), short=False)
+    replayed = None
+    if r.verdict == "won":
+        q = deal(v, seed)
+        try:
+            for m in r.moves:
+                q.play(m)
+            replayed = q.is_won()
+        except Exception:
+            replayed = False
+    return seed, {"verdict": r.verdict, "seconds": r.seconds, "replayed": replayed}
+
+
+def ours(key, options, seeds, timeout, jobs):
+    tasks = [(key, tuple(sorted(options.items())), s, timeout) for s in seeds]
+    recs = dict(_pool_map(_ours_task, tasks, jobs))
+    bad = sum(1 for r in recs.values() if r["replayed"] is False)
+    return recs, bad
+
+
+def _peer_task(task):
+    name, key, options, seed, states = task
+    pos = deal(load_variant(key, dict(options)), seed)
+    t = time.perf_counter()
+    if name == "pyksolve":
+        verdict, _ = pyksolve_solve(pos, max_closed=states)
+    else:
+        verdict = fcs_solve(pos, iterations=states)
+    return seed, {"verdict": verdict, "seconds": time.perf_counter() - t}
+
+
+def _pool_map(fn, tasks, jobs):
+    if jobs <= 1:
+        return list(map(fn, tasks))
+    import multiprocessing
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        return list(pool.imap_unordered(fn, tasks))
+
+
+def peer(name, key, options, seeds, states, jobs):
+    tasks = [(name, key, tuple(sorted(options.items())), s, states) for s in seeds]
+    return dict(_pool_map(_peer_task, tasks, jobs))
+
+
+def row(label, recs):
+    t = tally(recs.values())
+    secs = [r["seconds"] for r in recs.values()]
+    share = (t.won + t.lost) / t.n if t.n else 0
+    return (f"{label:<38} {t.n:>5} {t.won:>5} {t.lost:>5} {t.unknown:>5} {100 * share:>8.1f}% "
+            f"{statistics.median(secs):>8.3f} {pct(secs, 0.9):>8.3f}")
+
+
+def mid_game_positions(n, rng_seed=20240601):
+    """Klondike positions after 15-45 random moves from seeds 1, 2, ... (games not over)."""
+    rng = random.Random(rng_seed)
+    out = []
+    seed = 0
+    while len(out) < n:
+        seed += 1
+        pos = deal("klondike", seed)
+        for _ in range(rng.randint(15, 45)):
+            ms = pos.raw_moves()
+            if not ms or pos.outcome():
+                break
+            pos.push_raw(rng.choice(ms))
+        if not pos.outcome():
+            out.append((seed, pos.to_json()))
+    return out
+
+
+def _hint_task(task):
+    from companion.rules import Position
+    from companion.solver.hints import hint
+    seed, data, samples, seconds = task
+    pos = Position.from_json(data)
+    t = time.perf_counter()
+    h = hint(pos, samples=samples, seconds=seconds, rng_seed=seed)
+    return time.perf_counter() - t, h.chance or 0.0
+
+
+def hint_latency(n, samples, seconds, jobs):
+    tasks = [(seed, data, samples, seconds) for seed, data in mid_game_positions(n)]
+    res = _pool_map(_hint_task, tasks, jobs)
+    return [r[0] for r in res], [r[1] for r in res]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=20, help="deals per game (seeds 1..N)")
+    ap.add_argument("--timeout", type=float, default=5.0, help="our seconds per deal")
+    ap.add_argument("--peer-states", type=int, default=1_000_000,
+                    help="the peers' budget: Klondike-Solver's closed states, Freecell "
+                         "Solver's iterations")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--hints", type=int, default=30, help="mid-game positions for hint latency")
+    ap.add_argument("--hint-samples", type=int, default=10)
+    ap.add_argument("--hint-seconds", type=float, default=0.6)
+    ap.add_argument("--only", action="append", help="run only these cases (by label prefix)")
+    ap.add_argument("--json", metavar="FILE")
+    args = ap.parse_args(argv)
+
+    peers = available()
+    for name, why in peers.items():
+        if why:
+            print(f"skipping {name}: {why}", file=sys.stderr)
+    seeds = list(range(1, args.deals + 1))
+    print(f"{args.deals} deals per game (seeds 1-{args.deals}); ours: {args.timeout:g} s per "
+          f"deal on {args.jobs} processes; peers: {args.peer_states:,} states per deal; "
+          f"{platform.python_implementation()} {platform.python_version()}, "
+          f"{os.cpu_count()} cores")
+    head = f"{'solver / game':<38} {'deals':>5} {'won':>5} {'lost':>5} {'unkn':>5} " \
+           f"{'resolved':>9} {'median s':>8} {'p90 s':>8}"
+    print(head)
+    print("-" * len(head))
+    report = {"deals": args.deals, "timeout": args.timeout, "cases": {}}
+    for label, key, options, peer_name in CASES:
+        if args.only and not any(label.startswith(o) for o in args.only):
+            continue
+        print(f"{label}: solving ...", file=sys.stderr, flush=True)
+        recs, bad = ours(key, options, seeds, args.timeout, args.jobs)
+        print(row(f"ours: {label}", recs), flush=True)
+        case = {"ours": tally(recs.values()).to_json(), "replay_failures": bad}
+        if peer_name and peers.get(peer_name) is None:
+            theirs = peer(peer_name, key, options, seeds, args.peer_states, args.jobs)
+            print(row(f"{peer_name}: {label}", theirs), flush=True)
+            clash = [s for s in seeds if {recs[s]["verdict"], theirs[s]["verdict"]} ==
+                     {"won", "lost"}]
+            print(f"  proved verdicts that disagree: {len(clash)} {clash if clash else ''}; "
+                  f"lines of ours that fail to replay: {bad}")
+            case[peer_name] = tally(theirs.values()).to_json()
+            case["disagreements"] = clash
+        report["cases"][label] = case
+    if args.hints:
+        print(f"hint latency: {args.hints} mid-game Klondike positions, unknown cards "
+              f"sampled ({args.hint_samples} samples, {args.hint_seconds:g} s budget) ...",
+              file=sys.stderr, flush=True)
+        times, chances = hint_latency(args.hints, args.hint_samples, args.hint_seconds,
+                                      args.jobs)
+        print(f"hint latency (klondike, {len(times)} mid-game positions, "
+              f"{args.hint_samples} samples, {args.hint_seconds:g} s budget): median "
+              f"{statistics.median(times):.3f} s, p95 {pct(times, 0.95):.3f} s; mean "
+              f"estimated chance {statistics.mean(chances):.0%}")
+        report["hints"] = {"n": len(times), "median": statistics.median(times),
+                           "p95": pct(times, 0.95)}
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

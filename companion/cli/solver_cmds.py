@@ -1,0 +1,209 @@
+"""`companion solve`, `companion hint`, `companion survey`: the solver at the command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .common import (
+    SEED,
+    VARIANT,
+    display,
+    display_flags,
+    echo_json,
+    load_variant_or_fail,
+    option_flag,
+    parse_options,
+    split_moves,
+    start_position,
+)
+
+
+def _positive(ctx, param, value):
+    if value is not None and value <= 0:
+        raise click.BadParameter(f"{value} must be more than 0", param=param)
+    return value
+
+
+def _after(pos, after) -> list[str] | None:
+    from .engine_cmds import _play_all
+    return _play_all(pos, split_moves(after), False, label="--after")
+
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.option("--seed", type=SEED, help="Solve the seeded deal N.")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False),
+              help="Solve a position in its JSON form (every card must be known).")
+@click.option("--after", multiple=True, metavar="MOVES",
+              help="Moves to play first, separated by commas.")
+@option_flag
+@click.option("--timeout", type=float, default=30.0, show_default=True, callback=_positive,
+              help="Seconds the search may take.")
+@click.option("--nodes", type=int, default=None, callback=_positive,
+              help="Most positions the search may expand (default: no limit).")
+@click.option("--memory", "memory_mb", type=float, default=1024.0, show_default=True,
+              callback=_positive, help="About how many MB the table of positions may take.")
+@display_flags
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def solve(variant, seed, position_file, after, options, timeout, nodes, memory_mb, as_json):
+    """Solve a deal of VARIANT: a winning line, a proof of loss, or unknown.
+
+    The solver knows every card (thoughtful play, as in the published win
+    rates). A won deal prints the winning line, which `companion check`
+    replays move by move; a lost verdict is printed only when every
+    reachable position was searched; unknown means the budget ran out.
+
+    \b
+    Exit status: 0 won, 1 lost or unknown, 2 usage error.
+
+    \b
+    Examples:
+      companion solve klondike --seed 42
+      companion solve solitaire --seed 7 --timeout 60 --json
+      companion solve klondike --seed 42 --option draw=1 > line.txt
+      companion check klondike --seed 42 --option draw=1 --moves-file line.txt
+    """
+    from ..solver.search import Limits, SolverError
+    from ..solver.search import solve as run_solve
+    pos = start_position(variant, seed, position_file, parse_options(options))
+    if _after(pos, after) is None:
+        click.get_current_context().exit(1)
+    try:
+        r = run_solve(pos, Limits(seconds=timeout, nodes=nodes, memory_mb=memory_mb))
+    except SolverError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
+                   "seed": pos.seed, **r.to_json()})
+    elif r.verdict == "won":
+        click.echo(", ".join(r.moves) if r.moves else "(already won)")
+        click.echo(f"# won in {len(r.moves)} moves ({r.nodes} positions, {r.seconds:.1f} s)",
+                   err=True)
+    else:  # a comment line, so that a moves file made from the output stays readable
+        click.echo(f"# {r.verdict.capitalize()}: {r.reason} ({r.nodes} positions, "
+                   f"{r.seconds:.1f} s).")
+    if r.verdict != "won":
+        click.get_current_context().exit(1)
+
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.option("--seed", type=SEED, help="The seeded deal N.")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False),
+              help="A position in its JSON form (typed in, or read from a photo).")
+@click.option("--after", multiple=True, metavar="MOVES",
+              help="Moves to play first, separated by commas.")
+@option_flag
+@click.option("--peek", is_flag=True,
+              help="Use the face-down cards and the stock order (a seeded deal knows them): "
+                   "an exact verdict, but not what a player at the table knows.")
+@click.option("--samples", type=int, default=10, show_default=True, callback=_positive,
+              help="Deals of the unseen cards to try (without --peek).")
+@click.option("--timeout", type=float, default=1.0, show_default=True, callback=_positive,
+              help="About how many seconds the hint may take in all (more: surer).")
+@click.option("--seed-samples", "rng_seed", type=int, default=None, hidden=True)
+@display_flags
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def hint(variant, seed, position_file, after, options, peek, samples, timeout, rng_seed,
+         as_json):
+    """The best next move in a game of VARIANT, with its reason and a verdict.
+
+    The hint never looks at cards you have not seen: face-down cards and the
+    stock's order are dealt at random many times (samples), each sample is
+    solved, and the move that wins in most samples is suggested, with the
+    estimated chance. --peek solves the real deal instead (exact, and says so).
+    In an open game (nothing face down) the verdict is always exact.
+
+    \b
+    Examples:
+      companion hint klondike --seed 42 --after 't1 t7, s'
+      companion hint klondike --position table.json --samples 20
+      companion hint streets-and-alleys --seed 3
+      companion hint klondike --seed 42 --peek --json
+    """
+    from ..solver.hints import hint as make_hint
+    from ..solver.search import SolverError
+    pos = start_position(variant, seed, position_file, parse_options(options))
+    if _after(pos, after) is None:
+        click.get_current_context().exit(1)
+    d = display()
+    try:
+        h = make_hint(pos, peek=peek, samples=samples, seconds=timeout, rng_seed=rng_seed,
+                      symbols=d.symbols)
+    except SolverError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        echo_json({"variant": pos.variant.key, "seed": pos.seed, **h.to_json()})
+        return
+    click.echo(d.text(h.text()))
+
+
+@click.command()
+@click.argument("variant", type=VARIANT)
+@click.option("--seeds", "seeds_text", required=True, metavar="RANGE",
+              help="The seeds to solve: 1-1000, or a list such as 1-10,20,30-40.")
+@option_flag
+@click.option("--jobs", type=int, default=None, callback=_positive,
+              help="Worker processes (default: every core).")
+@click.option("--timeout", type=float, default=10.0, show_default=True, callback=_positive,
+              help="Seconds per deal; a deal not resolved by then counts as unknown.")
+@click.option("--nodes", type=int, default=None, callback=_positive,
+              help="Most positions per deal (default: no limit).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="JSONL file the results are appended to as they come; seeds already in "
+                   "it are skipped, so an interrupted survey resumes. "
+                   "Default: survey-VARIANT.jsonl.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run the deals on a Dask distributed cluster (tcp://host:8786) instead of "
+                   "local processes; needs the [cluster] extra, and companion on the workers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the tally as JSON.")
+def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, as_json):
+    """Solve a range of seeded deals of VARIANT and report the win rate.
+
+    Deals are solved in parallel, one line per deal is appended to the
+    results file as it comes, and a progress line is written to stderr. The
+    win rate is given with a 95 % Wilson interval that counts the unknown
+    deals both ways (as lost for its low end, as won for its high end), as
+    Blake & Gent report theirs.
+
+    \b
+    Examples:
+      companion survey golf --seeds 1-300
+      companion survey solitaire --seeds 1-1000 --jobs 16 --timeout 30
+      companion survey klondike --seeds 1-200 --out k3.jsonl   # run again to resume
+      companion survey solitaire --seeds 1-100000 --scheduler tcp://10.0.0.5:8786
+    """
+    from ..solver.survey import parse_seeds, run, tally
+    try:
+        seeds = parse_seeds(seeds_text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--seeds") from None
+    opts = parse_options(options)
+    v = load_variant_or_fail(variant, opts)
+    path = Path(out) if out else Path(f"survey-{v.identity.replace(':', '_')}.jsonl")
+    tty = sys.stderr.isatty()
+
+    def progress(line: str) -> None:
+        click.echo(("\r" + line + "   ") if tty else line, err=True, nl=not tty)
+
+    from ..solver.search import SolverError
+    try:
+        recs = run(v.key, opts, seeds, seconds=timeout, nodes=nodes, jobs=jobs, out=path,
+                   progress=progress, scheduler=scheduler)
+    except SolverError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc}", param_hint="--out") from None
+    if tty:
+        click.echo("", err=True)
+    t = tally(recs.values())
+    if as_json:
+        echo_json({"variant": v.identity, "seeds": seeds_text, "timeout": timeout,
+                   "out": str(path), **t.to_json()})
+        return
+    click.echo(f"{v.name} ({v.identity}), seeds {seeds_text}, {timeout:g} s per deal: "
+               f"{t.text()}")
+    click.echo(f"results in {path}")

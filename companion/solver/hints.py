@@ -1,0 +1,264 @@
+"""Hints that never peek: the best next move, a reason a player understands, and a verdict.
+
+What the player has not seen stays unknown. The cards treated as unseen are those in face-down
+slots (``??`` in a game from a real deck; in a seeded game the engine knows them, but the hint
+does not look), except the stock's cards after its first pass, which the player has turned over
+once, and any shuffle a later redeal makes. Each *sample* deals the unseen cards at random into
+those slots and gives the redeals a random seed (the multiset is exactly
+what the player has not seen, so every sample is consistent with everything known); each
+sample is solved, the root moves that already won in earlier samples are tried first, and the
+move that wins in the most samples is the hint. Its share of samples is the estimated chance
+(for thoughtful play: knowing the sample's cards, so an upper bound on a player's chance).
+
+With ``peek=True`` (or when nothing is hidden, as in an open game) the one real position is
+solved and the verdict is exact: won (with a winning line) or proved lost, or unknown.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..cards import UNKNOWN, code_text
+from ..rules.engine import FOLD, MOVE, PAIR, STOCK
+from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, knowledge, solve
+
+
+@dataclass
+class Hint:
+    move: str | None
+    """The suggested move in canonical notation (None when the game is over or waits for a
+    card to be named)."""
+    reason: str
+    """One line on what the move does, for a player."""
+    verdict: str
+    """``won``, ``lost``, ``unknown``: exact with ``peek`` or an open game; with samples,
+    ``won`` when every sample was won, ``lost`` when none was, ``unknown`` otherwise."""
+    basis: str
+    """How the verdict was reached, in words."""
+    chance: float | None = None
+    """With samples: the share of samples the suggested move wins."""
+    samples: int = 0
+    wins: int = 0
+    """Samples the suggested move won."""
+    undecided: int = 0
+    """Samples whose search ran out of budget."""
+    peeked: bool = False
+    line: list[str] = field(default_factory=list)
+    """With peek (or an open game) and a win: the whole winning line."""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"move": self.move, "reason": self.reason, "verdict": self.verdict,
+                "basis": self.basis, "chance": self.chance, "samples": self.samples,
+                "wins": self.wins, "undecided": self.undecided, "peeked": self.peeked,
+                "line": self.line, "seconds": round(self.seconds, 3)}
+
+    def text(self) -> str:
+        if self.move is None:
+            return f"{self.reason}\n{self.basis}"
+        return f"Hint: {self.move}: {self.reason}.\n{self.basis}"
+
+
+# -- what is hidden ---------------------------------------------------------------------------------
+
+def hidden_slots(pos) -> list[tuple[int, int]]:
+    """(pile, height) of every card the player has not seen, bottom to top."""
+    kn = knowledge(pos.variant)
+    out = []
+    for i, p in enumerate(pos.piles):
+        d = pos.down[i]
+        stock_seen = i == kn.S and pos.pass_no > 1
+        for k, c in enumerate(p):
+            if c == UNKNOWN or (k < d and not stock_seen):
+                out.append((i, k))
+    return out
+
+
+def shuffles_later(variant) -> bool:
+    """Whether a later redeal shuffles cards (Gaps): a future no player can know."""
+    v = variant
+    if v.gaps is not None and v.gaps.shuffle and v.gaps.redeals:
+        return True
+    return v.stock is not None and getattr(v.stock, "redeal", "") == "shuffle"
+
+
+def unseen_cards(pos, slots) -> list[int]:
+    """The multiset of cards behind ``slots``: the known codes there, plus ``pos.unseen()``
+    for the ``??`` ones."""
+    pool = [pos.piles[i][k] for i, k in slots if pos.piles[i][k] != UNKNOWN]
+    pool += list(Counter(pos.unseen()).elements())
+    unknown_slots = sum(1 for i, k in slots if pos.piles[i][k] == UNKNOWN)
+    named = len(pool) - (len(slots) - unknown_slots)
+    if named != unknown_slots:
+        raise SolverError(
+            f"the position has {unknown_slots} unseen card slots but {named} cards are "
+            f"unaccounted for: check the piles against the variant's deck "
+            f"(`companion moves --position` shows the position)")
+    return pool
+
+
+def sample(pos, slots, pool, rng: random.Random):
+    """A copy of ``pos`` with the unseen cards dealt at random into ``slots``."""
+    cards = pool[:]
+    rng.shuffle(cards)
+    q = pos.copy()
+    piles = [list(p) for p in q.piles]
+    for (i, k), c in zip(slots, cards, strict=True):
+        piles[i][k] = c
+    q.piles = [tuple(p) for p in piles]
+    # A redeal that shuffles (Gaps) follows the seed: the player cannot know that shuffle
+    # either, so each sample gets its own.
+    q.seed = rng.randrange(2**32)
+    return q
+
+
+# -- reasons ------------------------------------------------------------------------------------------
+
+def describe(pos, m, symbols: bool = True) -> str:
+    """What raw move ``m`` does, in words, naming only cards the player can see."""
+    kn = knowledge(pos.variant)
+    eng = pos.engine
+    names = pos.variant.pile_names
+    kind, a, n, b = m
+    piles, down = pos.piles, pos.down
+
+    def card(code):
+        return code_text(code, symbols)
+
+    if kind == STOCK:
+        v = pos.variant
+        if v.stock is None:
+            return "redeals the cards"
+        if kn.S < 0 or not piles[kn.S]:
+            return "turns the waste over for a new pass through the stock"
+        if v.stock.deal == "tableau":
+            return "deals a new row from the stock"
+        if v.stock.deal == "line":
+            return "deals the next card from the stock"
+        return "turns the next card" + ("s" if v.stock.draw > 1 else "") + " from the stock"
+    if kind == PAIR:
+        return f"removes {card(piles[a][-1])} and {card(piles[b][-1])} together"
+    if kind == FOLD:
+        return f"puts {names[a]} ({card(piles[a][-1])}) on {names[b]} ({card(piles[b][-1])})"
+    if kind != MOVE:
+        return eng.text(m)
+    moving = piles[a][-n]
+    what = card(moving) if n == 1 else f"the {n} cards from {card(moving)}"
+    if b in kn.Fset:
+        text = f"puts {what} on its foundation" if not (kn.F and pos.variant.pairs) \
+            else f"removes {what}"
+    elif b in kn.Tset and not piles[b]:
+        text = f"moves {what} into the space {names[b]}"
+    elif b < len(piles) and piles[b]:
+        text = f"moves {what} onto {card(piles[b][-1])}"
+    else:
+        text = f"moves {what} into {names[b]}"
+    if a in kn.Tset:
+        left = len(piles[a]) - n
+        if left and left == down[a]:
+            text += f", turning up a face-down card in {names[a]}"
+        elif not left and len(kn.T) > 1 and pos.variant.tableau \
+                and pos.variant.tableau.space != "none":
+            text += f", emptying {names[a]}"
+    return text
+
+
+# -- the hint ------------------------------------------------------------------------------------------
+
+def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
+         rng_seed: int | None = None, symbols: bool = True) -> Hint:
+    """The best next move in ``pos`` (left unchanged) within about ``seconds``."""
+    start = time.perf_counter()
+    over = pos.outcome()
+    if over is not None:
+        why = "won" if over.won else "over: no move can change it"
+        return Hint(None, f"The game is {why}.", WON if over.won else LOST,
+                    "the rules say the game has ended", seconds=time.perf_counter() - start)
+    if peek and any(UNKNOWN in p for p in pos.piles):
+        raise SolverError("--peek needs every card known, and this position has cards not "
+                          "seen yet (??); leave out --peek to sample them")
+    slots = [] if peek else hidden_slots(pos)
+    pending = pos.pending_reveals()
+    if pending:
+        name = pos.variant.pile_names[pending[0][0]]
+        return Hint(None, f"First name the card turned up on {name} (e.g. {name}=9c).",
+                    UNKNOWN_VERDICT, "a hint needs every face-up card named",
+                    seconds=time.perf_counter() - start)
+    if not slots and (peek or not shuffles_later(pos.variant)):
+        return _exact(pos, seconds, start, peek, symbols)
+    return _sampled(pos, slots, samples, seconds, start, rng_seed, symbols)
+
+
+def _exact(pos, seconds, start, peek, symbols) -> Hint:
+    r = solve(pos, Limits(seconds=seconds))
+    what = "--peek: every card known" if peek else "nothing is hidden"
+    if r.verdict == WON:
+        m = r.raw[0]
+        basis = f"Won: a winning line of {len(r.moves)} moves follows ({what})."
+        return Hint(r.moves[0], describe(pos, m, symbols), WON, basis, chance=1.0,
+                    peeked=peek, line=r.moves, seconds=time.perf_counter() - start)
+    m = _heuristic_move(pos)
+    if r.verdict == LOST:
+        basis = (f"Lost: no line wins ({r.states} positions searched, {what}); "
+                 f"this move keeps the most options.")
+        return Hint(pos.engine.text(m), describe(pos, m, symbols), LOST, basis, chance=0.0,
+                    peeked=peek, seconds=time.perf_counter() - start)
+    basis = f"Unknown: the search ran out of time after {r.nodes} positions ({what})."
+    return Hint(pos.engine.text(m), describe(pos, m, symbols), UNKNOWN_VERDICT, basis,
+                peeked=peek, seconds=time.perf_counter() - start)
+
+
+def _heuristic_move(pos):
+    kn = knowledge(pos.variant)
+    ms = pos.raw_moves()
+    return max(ms, key=lambda m: kn.score(pos, m))
+
+
+def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
+    rng = random.Random(rng_seed)
+    pool = unseen_cards(pos, slots)
+    legal = pos.raw_moves()
+    k = max(1, k)
+    per = max(seconds / k, 0.01)
+    votes: Counter = Counter()
+    won_any = undecided = 0
+    deadline = start + seconds * 1.5
+    done = 0
+    for _ in range(k):
+        q = sample(pos, slots, pool, rng)
+        prefer = [m for m, _ in votes.most_common()]
+        r = solve(q, Limits(seconds=per), prefer=prefer, short=False,
+                  stop=lambda: time.perf_counter() > deadline)
+        done += 1
+        if r.verdict == WON:
+            won_any += 1
+            votes[r.raw[0]] += 1
+        elif r.verdict == UNKNOWN_VERDICT:
+            undecided += 1
+        if time.perf_counter() > deadline:
+            break
+    if votes:
+        m, wins = votes.most_common(1)[0]
+    else:
+        m, wins = _heuristic_move(pos), 0
+    if m not in legal:  # cannot happen: the samples share the legal moves
+        m = legal[0]
+    chance = wins / done
+    verdict = UNKNOWN_VERDICT  # samples estimate a chance; they prove nothing
+    what = f"deals of the {len(pool)} unseen cards" if pool else "shuffles of the redeals"
+    basis = f"Wins in {wins} of {done} {what} "
+    if undecided:
+        basis += (f"(estimated chance at least {chance:.0%}: {undecided} undecided)." if wins
+                  else f"({undecided} undecided: the chance is not known).")
+    else:
+        basis += f"(estimated chance {chance:.0%})."
+    if won_any == 0 and undecided == 0:
+        basis = f"None of {done} {what} wins: the game looks lost; this move keeps the " \
+                f"most options."
+    basis += " Thoughtful play: each sample is solved knowing its cards."
+    return Hint(pos.engine.text(m), describe(pos, m, symbols), verdict, basis, chance=chance,
+                samples=done, wins=wins, undecided=undecided,
+                seconds=time.perf_counter() - start)

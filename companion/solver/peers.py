@@ -1,0 +1,123 @@
+"""Independent solvers, fed our deals: Klondike-Solver (PyPI ``pyksolve``) and Freecell Solver
+(Debian ``libfreecell-solver0`` with PyPI ``freecell-solver``).
+
+Test and benchmark extras only (``pip install -e '.[solvers]'``); nothing in the product
+imports this module. Each function imports its peer inside, and :func:`available` says which
+peers load here (or why not).
+
+Verdict mapping. pyksolve's ``solve_fast`` is tried first (it finds wins quickly, but cannot
+prove a loss), then ``solve_minimal``, which returns ``SolvedMinimal`` / ``SolvedMayNotBeMinimal``
+(won), ``Impossible`` (lost: its whole search space was exhausted, under its own move pruning),
+``CouldNotComplete`` (unknown). Freecell Solver returns 0 (solved), 1 (not solvable: the scan
+exhausted), anything else (unknown).
+"""
+
+from __future__ import annotations
+
+from ..cards import CARDS, UNKNOWN
+
+_RANK = "0A23456789TJQK"
+_SUIT = "SHDC"  # our suit order: ♠ ♥ ♦ ♣
+
+
+def _pysol_card(code: int) -> str:
+    c = CARDS[code]
+    return _RANK[c.rank] + _SUIT[c.suit]
+
+
+def _fresh_klondike(pos):
+    names = pos.variant.pile_names
+    tab = [i for i, n in enumerate(names) if n[0] == "t"]
+    s = names.index("s")
+    if len(tab) != 7 or any(len(pos.piles[i]) != k + 1 for k, i in enumerate(tab)) or \
+            len(pos.piles[s]) != 24 or any(UNKNOWN in p for p in pos.piles):
+        raise ValueError("the peers take a fresh, seeded Klondike deal")
+    return tab, s
+
+
+def klondike_pysol(pos) -> str:
+    """A fresh Klondike deal in PySol's text: ``Talon:`` then the stock in the order it is
+    turned, then one line per pile, bottom to top, face-down cards in ``<>`` (for reading)."""
+    tab, s = _fresh_klondike(pos)
+    lines = ["Talon: " + " ".join(_pysol_card(c) for c in reversed(pos.piles[s]))]
+    for i in tab:
+        p = pos.piles[i]
+        lines.append(" ".join(f"<{_pysol_card(c)}>" if j < pos.down[i] else _pysol_card(c)
+                              for j, c in enumerate(p)))
+    return "\n".join(lines)
+
+
+_KS_SUIT = {0: 4, 1: 3, 2: 2, 3: 1}  # ♠ ♥ ♦ ♣ → Klondike-Solver's digits (C1 D2 H3 S4)
+
+
+def klondike_solver_deck(pos) -> str:
+    """A fresh Klondike deal in Klondike-Solver's own format: 52 cards of three digits (rank,
+    two digits, then suit) in its dealing order: the tableau row by row (pile k's card at
+    height j for j = 0..6, k = j..6), then the stock in the order it is turned."""
+    tab, s = _fresh_klondike(pos)
+    order = [pos.piles[tab[k]][j] for j in range(7) for k in range(j, 7)]
+    order += list(reversed(pos.piles[s]))
+    return "".join(f"{CARDS[c].rank:02d}{_KS_SUIT[CARDS[c].suit]}" for c in order)
+
+
+def fcs_board(pos) -> str:
+    """Tableau piles, one line each, bottom to top, for Freecell Solver."""
+    names = pos.variant.pile_names
+    rows = []
+    for i, n in enumerate(names):
+        if n[0] == "t":
+            rows.append(" ".join(_pysol_card(c) for c in pos.piles[i]))
+    return "\n".join(rows) + "\n"
+
+
+def available() -> dict[str, str | None]:
+    """Peer name → None if it loads here, else the reason it does not."""
+    out: dict[str, str | None] = {}
+    try:
+        import pyksolve.solver  # noqa: F401
+        out["pyksolve"] = None
+    except ImportError as exc:
+        out["pyksolve"] = f"pyksolve is not installed ({exc}); pip install pyksolve==0.0.15"
+    try:
+        from freecell_solver import FreecellSolver
+        FreecellSolver()
+        out["freecell-solver"] = None
+    except ImportError as exc:
+        out["freecell-solver"] = (f"freecell-solver is not usable ({exc}); pip install "
+                                  f"freecell-solver==0.6.0 and apt-get install "
+                                  f"libfreecell-solver0")
+    except OSError as exc:
+        out["freecell-solver"] = (f"libfreecell-solver0 is missing ({exc}); apt-get install "
+                                  f"libfreecell-solver0")
+    return out
+
+
+def pyksolve_solve(pos, max_closed: int = 1_000_000) -> tuple[str, list[str]]:
+    """(verdict, their move list) for a fresh Klondike deal of ours."""
+    from pyksolve import solver
+    game = solver.Solitaire()
+    if not game.load_solitaire(klondike_solver_deck(pos)):
+        raise ValueError("pyksolve refused the deal")
+    game.draw_count = pos.variant.stock.draw
+    game.reset_game()
+    # Its fast (best-first) search finds wins; only the minimal one can prove a loss.
+    r = game.solve_fast(max_closed_count=max_closed)
+    if r.name not in ("SolvedMinimal", "SolvedMayNotBeMinimal"):
+        game.reset_game()
+        r = game.solve_minimal(max_closed)
+    name = r.name
+    if name in ("SolvedMinimal", "SolvedMayNotBeMinimal"):
+        return "won", game.moves_made().split()
+    if name == "Impossible":
+        return "lost", []
+    return "unknown", []
+
+
+def fcs_solve(pos, iterations: int = 200_000, game: str = "streets_and_alleys") -> str:
+    """Freecell Solver's verdict on a deal of ours (its preset for ``game``)."""
+    from freecell_solver import FreecellSolver
+    fc = FreecellSolver()
+    fc.input_cmd_line(["--game", game])
+    fc.limit_iterations(iterations)
+    ret = fc.solve_board(fcs_board(pos))
+    return {0: "won", 1: "lost"}.get(ret, "unknown")

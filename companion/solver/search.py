@@ -1,0 +1,647 @@
+"""The one solver: a depth-first search over the rules engine's positions and raw moves.
+
+Nothing here knows a game's rules. Moves come from ``pos.raw_moves()``, are applied with
+``pos.push_raw`` and taken back with ``pos.pop``; the goal is ``pos.is_won()``. Around that the
+search adds the following, each derived from the variant's *data* (its pieces), never per game:
+
+* a **transposition table** of canonical keys: interchangeable piles (the tableau piles when the
+  rules treat them alike, the foundations of one group, so a two-deck game's equal foundations
+  too) are sorted in the key, so mirror-image positions are searched once. With unlimited passes
+  the key omits the pass count (as ``pos.key()`` does), so cycling the stock cannot loop;
+* **safe automatic moves**: a card goes to its foundation at once when no card that could still
+  be built on it remains outside the foundations (from the build rule), so keeping it back can
+  never help. From the waste only when turning one card with unlimited passes (otherwise taking a
+  card out of the waste changes which cards later passes show);
+* **talon moves**: turning the stock touches only the stock and the waste, so it commutes with
+  every move that touches neither; the search turns the stock only on the way to a move that
+  uses the stock or the waste (as Klondike-Solver does), scanning a whole cycle at once. (A
+  pass through the stock that changes nothing can be cut out of any line, so the rule that
+  such a pass ends the game loses no win by this reordering.)
+* **move ordering**: foundation moves, moves that turn up a face-down card, uncover a card the
+  foundations want, empty a pile or bring a card into play first; foundation-to-tableau moves
+  last. A first, narrow pass (40 % of the budget) leaves out moves that split a run without
+  freeing a wanted card and cards coming back from the foundations: a win it finds is a win,
+  its "lost" is not trusted, and the full search follows;
+* **budgets** of time, nodes and memory (an estimate of the table's size).
+
+Depth-first is the default; ``strategy="best"`` expands the most advanced position first.
+
+Verdicts: ``won`` with the winning line (canonical texts that ``companion check`` replays),
+``lost`` only when every reachable position was searched, ``unknown`` when a budget ran out.
+A variant piece this module does not know (a rule added later) switches the symmetries and the
+automatic moves off for that variant: the search stays exact, only slower.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import MISSING, dataclass, field, fields
+from functools import cache
+
+from ..cards import UNKNOWN
+from ..errors import CompanionError
+from ..rules.engine import MOVE, PAIR, STOCK
+
+WON, LOST, UNKNOWN_VERDICT = "won", "lost", "unknown"
+VERDICTS = (WON, LOST, UNKNOWN_VERDICT)
+
+
+class SolverError(CompanionError):
+    """A position the solver cannot work on (say, cards not seen yet)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budgets of one search; ``None`` means no limit of that kind."""
+
+    seconds: float | None = 10.0
+    nodes: int | None = None
+    memory_mb: float | None = 1024.0
+
+
+@dataclass
+class SolveResult:
+    verdict: str
+    """``won``, ``lost`` (proved) or ``unknown`` (a budget ran out)."""
+    moves: list[str] = field(default_factory=list)
+    """The winning line from the position given, in canonical notation (``won`` only)."""
+    nodes: int = 0
+    """Positions expanded."""
+    states: int = 0
+    """Distinct positions (canonical keys) stored."""
+    seconds: float = 0.0
+    reason: str = ""
+    """Why the search stopped, in words."""
+    raw: list = field(default_factory=list, repr=False)
+
+    @property
+    def resolved(self) -> bool:
+        return self.verdict in (WON, LOST)
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "moves": self.moves, "length": len(self.moves),
+                "nodes": self.nodes, "states": self.states,
+                "seconds": round(self.seconds, 4), "reason": self.reason}
+
+
+# -- what the search may assume about a variant --------------------------------------------------
+
+# Fields of the pieces whose meaning this module knows; any other field with a non-default value
+# (a rule added later) turns the symmetries and the automatic moves off for that variant.
+_KNOWN = {
+    "Variant": {"key", "name", "summary", "decks", "ranks", "aliases", "source", "tableau",
+                "foundations", "stock", "waste", "pairs", "pyramid", "accordion", "gaps",
+                "aside", "deal", "win", "option_specs", "options", "notes", "reserve"},
+    "Tableau": {"count", "build", "move", "space", "max_cards", "layout"},
+    "Foundations": {"count", "base", "build", "max_cards", "returns", "complete_runs", "auto"},
+    "Stock": {"deal", "draw", "passes", "no_empty_tableau", "turn_up"},
+    "Reserve": {"count", "accepts", "sources", "move"},
+    "Waste": {"build"},
+    "Pairs": {"match", "total", "singles"},
+    "Pyramid": {"rows"},
+    "Accordion": {"reach"},
+    "Gaps": {"rows", "columns", "redeals", "shuffle", "gap_rank"},
+}
+_KNOWN_SPACES = ("any", "kings", "none")
+_KNOWN_WINS = ("foundations", "tableau-empty", "pyramid-empty", "one-pile", "gaps-rows")
+
+
+def _only_known(obj) -> bool:
+    """Whether every field of ``obj`` outside the known set still has its default."""
+    if obj is None:
+        return True
+    known = _KNOWN.get(type(obj).__name__)
+    if known is None:
+        return False
+    for f in fields(obj):
+        if f.name in known:
+            continue
+        if f.default is not MISSING:
+            default = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            return False
+        if getattr(obj, f.name) != default:
+            return False
+    return True
+
+
+class Knowledge:
+    """What the search derives once per variant from its pieces: pile groups, safe moves."""
+
+    def __init__(self, variant):
+        v = variant
+        self.variant = v
+        names = v.pile_names
+        self.T = tuple(i for i, n in enumerate(names) if n[0] == "t")
+        self.F = tuple(i for i, n in enumerate(names) if n[0] == "f")
+        self.Tset = frozenset(self.T)
+        self.Fset = frozenset(self.F)
+        self.S = names.index("s") if "s" in names else -1
+        self.W = names.index("w") if "w" in names else -1
+        self.unlimited = bool(v.stock) and v.stock.passes == 0
+        self.decks = v.decks
+
+        known = (all(_only_known(x) for x in (v, v.tableau, v.stock, v.reserve, v.waste,
+                                               v.pairs, v.pyramid, v.accordion, v.gaps))
+                 and all(_only_known(f) for f in v.foundations) and v.win in _KNOWN_WINS)
+        tab = v.tableau
+        # Spaces filled from the stock or the waste (or at once, by rule) tie the tableau to
+        # the stock: none of the shortcuts below is made for them.
+        known = known and (tab is None or tab.space in _KNOWN_SPACES)
+        positional = bool(v.pyramid or v.accordion or v.gaps)
+        symmetric = known and tab is not None and not positional and tab.space in _KNOWN_SPACES
+        stock_deals = bool(v.stock) and v.stock.deal == "tableau"
+        # The tableau piles are interchangeable when one rule governs them all; a stock that
+        # deals one card to each pile in order breaks that while it has cards.
+        self.sort_tableau = symmetric and not stock_deals
+        self.sort_tableau_when_stock_empty = symmetric and stock_deals
+        groups, k = [], 0
+        for g in v.foundations:
+            groups.append(self.F[k:k + g.count])
+            k += g.count
+        self.f_groups = tuple(grp for grp in groups if len(grp) > 1) if known else ()
+        grouped = set(self.T) | {i for grp in self.f_groups for i in grp}
+        self.fixed = tuple(i for i in range(len(names)) if i not in grouped)
+        self.fixed_all = tuple(i for i in range(len(names)) if i not in
+                               {j for grp in self.f_groups for j in grp})
+
+        # Safe automatic moves to the foundations.
+        self.auto = (known and tab is not None and bool(v.foundations) and not v.pairs
+                     and not any(f.complete_runs for f in v.foundations) and not positional)
+        returns = any(f.returns for f in v.foundations)
+        codes = [c for c in range(52) if _rank(c) in v.rank_values]
+        self.needers: dict[int, tuple[int, ...]] = {}
+        for c in codes:
+            on_c = tuple(u for u in codes if tab is not None and tab.build.allows(c, u))
+            # With cards coming back from the foundations, only a card nothing can go on is
+            # safe to send up: any other might be wanted as a base for a returning card.
+            self.needers[c] = on_c if not returns or not on_c else (UNKNOWN,)
+        sources = set(self.T)
+        if self.auto and v.stock and v.stock.deal == "waste" and v.stock.draw == 1 \
+                and v.stock.passes == 0 and not v.stock.turn_up and self.W >= 0:
+            sources.add(self.W)
+        self.auto_sources = frozenset(sources)
+        self.keep_piles_filled = bool(v.stock) and v.stock.no_empty_tableau
+        self.clear_tableau = v.win == "tableau-empty"
+        self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
+            and not any(f.complete_runs for f in v.foundations)
+        self.tb = tab.build.table() if tab is not None else None
+        # What each foundation takes, from its piece (for move ordering only).
+        self.f_accepts: dict[int, tuple] = {}
+        if not v.pairs and not any(f.complete_runs for f in v.foundations):
+            k = 0
+            for g in v.foundations:
+                base = tuple(c for c in codes if _rank(c) == g.base_rank)
+                on_top = [tuple(u for u in codes if g.build.allows(t, u)) for t in range(53)]
+                for f in self.F[k:k + g.count]:
+                    self.f_accepts[f] = (base, on_top, g.max_cards)
+                k += g.count
+        # Turning the stock touches only the stock and the waste, and a move that touches
+        # neither does not depend on them: such moves commute with the stock action. So the
+        # search turns the stock only on the way to a move that uses the stock or the waste
+        # (Klondike-Solver's talon moves), never to play a tableau move it could play first.
+        self.talon = (self.S, self.W)
+        talon_free = bool(v.foundations or v.pairs or v.reserve) or (
+            tab is not None and (tab.build.direction != "none" or tab.space != "none"))
+        self.macro = known and bool(v.stock) and v.stock.deal == "waste" and self.S >= 0 \
+            and talon_free
+        # While scanning the stock, a move from the stock or waste depends on the tableau
+        # only through each pile's top card (no pile limit, a plain space rule): the scan
+        # runs on a probe whose tableau piles keep just their top card, which is cheaper.
+        self.probe = self.macro and tab is not None and not tab.max_cards \
+            and tab.space in _KNOWN_SPACES and not v.reserve
+        # A waste nothing ever leaves (Golf: no foundations, no building on the tableau, one
+        # pass) matters only by its top card: the cards under it are out of play.
+        self.sink = -1
+        if known and self.W >= 0 and not v.foundations and not v.pairs and not v.reserve \
+                and v.stock and v.stock.passes == 1 and tab is not None \
+                and tab.build.direction == "none" and tab.space == "none":
+            self.sink = self.W
+
+    # -- canonical key --------------------------------------------------------------------------
+    def key(self, pos) -> bytes:
+        piles, down = pos.piles, pos.down
+        sort_t = self.sort_tableau or (self.sort_tableau_when_stock_empty and not piles[self.S])
+        if sort_t:
+            parts = sorted([bytes((down[i], len(piles[i]), *piles[i])) for i in self.T])
+            rest = self.fixed
+        else:
+            parts = []
+            rest = self.fixed_all
+        for grp in self.f_groups:
+            parts.extend(sorted([bytes((len(piles[i]), *piles[i])) for i in grp]))
+        sink = self.sink
+        for i in rest:
+            p = piles[i] if i != sink else piles[i][-1:]
+            parts.append(bytes((down[i], len(p), *p)))
+        parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255), pos.idle)))
+        return b"".join(parts)
+
+    # -- safe moves -------------------------------------------------------------------------------
+    def safe_move(self, pos, moves):
+        """A move of ``moves`` that sends a card up which nothing can still need, or None."""
+        if not self.auto:
+            return None
+        piles = pos.piles
+        onf = None
+        for m in moves:
+            if m[0] != MOVE or m[3] not in self.Fset or m[1] not in self.auto_sources:
+                continue
+            src = piles[m[1]]
+            c = src[-1]
+            need = self.needers.get(c, (UNKNOWN,))
+            if need:
+                if UNKNOWN in need:
+                    continue
+                if onf is None:
+                    onf = bytearray(53)
+                    for f in self.F:
+                        for x in piles[f]:
+                            onf[x] += 1
+                if any(onf[u] < self.decks for u in need):
+                    continue
+            if self.keep_piles_filled and len(src) == 1 and m[1] in self.Tset:
+                continue
+            return m
+        return None
+
+    # -- ordering ---------------------------------------------------------------------------------
+    def unlikely(self, pos, m, need) -> bool:
+        """A move the first, narrow pass leaves out: a card back from the foundations, or a
+        unit lifted off a card it is built on (a run split) when that card is not wanted on
+        the foundations."""
+        kind, a, n, b = m
+        if kind != MOVE:
+            return False
+        if a in self.Fset:
+            return True
+        if a in self.Tset and b in self.Tset:
+            p = pos.piles[a]
+            left = len(p) - n
+            return left > pos.down[a] and self.tb[p[left - 1]][p[left]] \
+                and p[left - 1] not in need
+        return False
+
+    def progress(self, pos) -> int:
+        """Lower is more advanced: cards not on the foundations, face-down cards (twice), and
+        for a game won by clearing the tableau, the cards left on it."""
+        piles, down = pos.piles, pos.down
+        p = -sum(len(piles[f]) for f in self.F)
+        for i in self.T:
+            p += 2 * down[i]
+        if self.clear_tableau:
+            p += sum(len(piles[i]) for i in self.T)
+        return p
+
+    def needed(self, pos) -> set[int]:
+        """The cards the foundations would take now (a heuristic, for ordering only)."""
+        piles = pos.piles
+        out: set[int] = set()
+        for f, (base, on_top, most) in self.f_accepts.items():
+            p = piles[f]
+            if not p:
+                out.update(base)
+            elif len(p) < most:
+                out.update(on_top[p[-1]])
+        return out
+
+    def score(self, pos, m, need=frozenset()) -> int:
+        kind, a, n, b = m
+        if kind == MOVE:
+            piles, down = pos.piles, pos.down
+            if b in self.Fset:
+                s = 100
+            elif a in self.Fset:
+                return -20
+            elif b in self.Tset and not piles[b] and n == len(piles[a]) and down[a] == 0:
+                return -30  # a whole pile into a space: the same position, mirrored
+            else:
+                s = 30 if a not in self.Tset else 10
+            if a in self.Tset:
+                p = piles[a]
+                left = len(p) - n
+                if left and left == down[a]:
+                    s += 50 + down[a]
+                elif not left:
+                    s += 25
+                elif b in self.Tset and n < len(p) - down[a]:
+                    s -= 5  # splitting a run
+                if need:  # uncovering a card the foundations want
+                    for d in range(min(left, 4)):
+                        if p[left - 1 - d] in need:
+                            s += 16 - 4 * d
+                            break
+            if need and b in self.Tset:  # burying one
+                q = piles[b]
+                for d in range(min(len(q), 3)):
+                    if q[-1 - d] in need:
+                        s -= 12 - 4 * d
+                        break
+            return s
+        if kind == STOCK:
+            return 0
+        if kind == PAIR:
+            return 40
+        return 20
+
+
+@cache
+def knowledge(variant) -> Knowledge:
+    return Knowledge(variant)
+
+
+def _rank(code: int) -> int:
+    return code % 13 + 1
+
+
+# -- the search -----------------------------------------------------------------------------------
+
+def _line(root_line, node) -> list:
+    """The raw moves from the search's start to ``node`` (a chain of (parent, moves))."""
+    parts = []
+    while node is not None:
+        node, moves = node
+        parts.append(moves)
+    out = list(root_line)
+    for moves in reversed(parts):
+        out.extend(moves)
+    return out
+
+
+def has_unknown_cards(pos) -> bool:
+    return any(UNKNOWN in p for p in pos.piles)
+
+
+def shorten(pos, line: list) -> list:
+    """A winning ``line`` from ``pos`` with detours cut out: wherever a legal move leads
+    straight to a position the line reaches later, take it (exact positions, not mirrors)."""
+    q = pos.copy()
+    keys = [q.key()]
+    for m in line:
+        q.push_raw(m)
+        keys.append(q.key())
+    last = {k: i for i, k in enumerate(keys)}
+    q = pos.copy()
+    out, i, n = [], 0, len(line)
+    while i < n:
+        best_j, best_m = i + 1, line[i]
+        for m in q.raw_moves():
+            q.push_raw(m)
+            j = last.get(q.key(), -1)
+            q.pop()
+            if j > best_j:
+                best_j, best_m = j, m
+        q.push_raw(best_m)
+        out.append(best_m)
+        i = best_j
+    return out
+
+
+def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
+          short: bool = True, strategy: str = "depth") -> SolveResult:
+    """Search ``pos`` (left unchanged) for a win within ``limits``.
+
+    ``prefer``: raw moves to try first at the root, in order (the hints' vote). ``stop``: a
+    callable returning True to abandon the search (a shared deadline). ``short``: cut the
+    detours out of a winning line (:func:`shorten`). ``strategy``: ``best`` expands the most
+    advanced position first (cards on the foundations, face-down cards left); ``depth``
+    is plain depth-first. Both search every reachable position before saying ``lost``.
+    """
+    limits = limits or Limits()
+    if has_unknown_cards(pos):
+        raise SolverError("the position has cards not seen yet (??): the solver needs every "
+                          "card; use `companion hint`, which samples the unseen cards")
+    kn = knowledge(pos.variant)
+    if not kn.narrowable:
+        return _search(pos, limits, prefer, stop, short, strategy, False)
+    # First a quick look for a win among the likelier moves (no run is split unless that
+    # frees a card for the foundations, no card comes back from them): its "lost" proves
+    # nothing, so then the whole search, with what is left of the budget.
+    start = time.perf_counter()
+    first = Limits(None if limits.seconds is None else limits.seconds * NARROW_SHARE,
+                   None if limits.nodes is None else max(1, int(limits.nodes * NARROW_SHARE)),
+                   limits.memory_mb)
+    r = _search(pos, first, prefer, stop, short, strategy, True)
+    if r.verdict == WON:
+        return r
+    spent = time.perf_counter() - start
+    rest = Limits(None if limits.seconds is None else max(limits.seconds - spent, 0.001),
+                  None if limits.nodes is None else max(1, limits.nodes - r.nodes),
+                  limits.memory_mb)
+    r2 = _search(pos, rest, prefer, stop, short, strategy, False)
+    r2.nodes += r.nodes
+    r2.seconds = time.perf_counter() - start
+    return r2
+
+
+NARROW_SHARE = 0.4
+
+
+def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
+    kn = knowledge(pos.variant)
+    work = pos.copy()
+    start = time.perf_counter()
+    deadline = start + limits.seconds if limits.seconds is not None else None
+    max_nodes = limits.nodes
+    visited: set[bytes] = set()
+    nodes = 0
+    max_states = None
+    eng = pos.engine
+
+    def result(verdict, reason, line=()):
+        if line and short:
+            line = shorten(pos, list(line))
+        return SolveResult(verdict, [eng.text(m) for m in line], nodes, len(visited),
+                           time.perf_counter() - start, reason, list(line))
+
+    def settle():
+        """Play safe moves; return (pushes, legal moves), moves None when the game is over."""
+        k = 0
+        while True:
+            if work.is_won():
+                return k, None
+            if work.is_blocked():
+                return k, []
+            ms = work.raw_moves()
+            sm = kn.safe_move(work, ms)
+            if sm is None:
+                return k, ms
+            work.push_raw(sm)
+            k += 1
+
+    base = len(work.history)
+    k0, ms = settle()
+    if ms is None:
+        return result(WON, "won", work.history[base:])
+    visited.add(kn.key(work))
+    if limits.memory_mb is not None:
+        per = sys.getsizeof(kn.key(work)) + 70
+        max_states = int(limits.memory_mb * 2**20 / per)
+
+    S, W = kn.talon
+    won_line = None
+    T = kn.T
+
+    def probe_of(p):
+        q = p.copy()
+        piles, down = q.piles, q.down
+        for i in T:
+            if len(piles[i]) > 1:
+                down[i] = 1 if down[i] >= len(piles[i]) else 0  # the top card's face
+                piles[i] = piles[i][-1:]
+        return q
+
+    def children(ms, root=False):
+        """The moves to try here, best first, each a sequence of raw moves: a move, or the
+        stock turned k times and then a move that uses the stock or the waste."""
+        nonlocal won_line
+        scored = []
+        stock = None
+        need = kn.needed(work) if kn.f_accepts else frozenset()
+        for m in ms:
+            if m[0] == STOCK:
+                stock = m
+            elif not narrow or not kn.unlikely(work, m, need):
+                scored.append((-kn.score(work, m, need), 0, (m,)))
+        if stock is not None:
+            if not kn.macro:
+                scored.append((-kn.score(work, stock), 0, (stock,)))
+            else:
+                scan = probe_of(work) if kn.probe else work
+                start_talon = (scan.piles[S], scan.piles[W])
+                k = 0
+                while True:
+                    scan.push_raw(stock)
+                    k += 1
+                    if scan is work and work.is_won():  # a stock action cannot win; be safe
+                        won_line = list(work.history)
+                        break
+                    if scan.is_blocked():
+                        break
+                    ms2 = scan.raw_moves()
+                    nxt = None
+                    for m in ms2:
+                        if m[0] == STOCK:
+                            nxt = m
+                        elif m[1] in (S, W) or m[3] in (S, W):
+                            scored.append((-kn.score(scan, m), k, (stock,) * k + (m,)))
+                    if nxt is None or (scan.piles[S], scan.piles[W]) == start_talon:
+                        break
+                    stock = nxt
+                if scan is work:
+                    for _ in range(k):
+                        work.pop()
+        scored.sort(key=lambda t: (t[0], t[1]))
+        ranked = [t[2] for t in scored]
+        if root and prefer:
+            first = [seq for m in prefer for seq in ranked if seq[0] == m]
+            ranked = list(dict.fromkeys(first + ranked))
+        return ranked
+
+    kids = children(ms, root=True)
+    if won_line is not None:
+        return result(WON, "won", won_line)
+    if strategy == "best":
+        import heapq
+        root_line = tuple(work.history[base:])
+        counter = 0
+        heap = [(kn.progress(work), 0, work, None, kids)]
+        root_pos = work
+        while heap:
+            _, _, node_pos, node, kids = heapq.heappop(heap)
+            if node_pos is not root_pos:
+                nodes += 1
+            for seq in kids:
+                q = node_pos.copy()
+                for m in seq:
+                    q.push_raw(m)
+                key = kn.key(q)
+                if key in visited:
+                    continue
+                visited.add(key)
+                work = q
+                k, ms = settle()
+                if ms is None:
+                    return result(WON, f"won after searching {nodes} positions",
+                                  _line(root_line, node) + q.history)
+                if k:
+                    key = kn.key(q)
+                    if key in visited:
+                        continue
+                    visited.add(key)
+                if not ms:
+                    continue
+                child = (node, tuple(q.history))
+                grand = children(ms)
+                if won_line is not None:
+                    return result(WON, f"won after searching {nodes} positions",
+                                  _line(root_line, node) + won_line)
+                counter += 1
+                heapq.heappush(heap, (kn.progress(q), -counter, q.copy(), child, grand))
+            if max_nodes is not None and nodes >= max_nodes:
+                return result(UNKNOWN_VERDICT, f"node budget of {max_nodes} spent")
+            if not nodes & 63:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return result(UNKNOWN_VERDICT, f"time budget of {limits.seconds:g} s spent")
+                if max_states is not None and len(visited) + 6 * len(heap) > max_states:
+                    return result(UNKNOWN_VERDICT, f"memory budget of {limits.memory_mb:g} MB "
+                                                   f"spent")
+                if stop is not None and stop():
+                    return result(UNKNOWN_VERDICT, "stopped")
+        return result(LOST, f"all {len(visited)} reachable positions searched "
+                            f"(up to symmetry and safe moves), none is won")
+    frames = [[kids, 0, k0]]
+    while frames:
+        fr = frames[-1]
+        moves, i = fr[0], fr[1]
+        if i >= len(moves):
+            frames.pop()
+            for _ in range(fr[2]):
+                work.pop()
+            continue
+        fr[1] = i + 1
+        seq = moves[i]
+        for m in seq:
+            work.push_raw(m)
+        # Seen before (the safe moves from here are the same as last time): skip at once,
+        # before generating any move.
+        key = kn.key(work)
+        if key in visited:
+            for _ in range(len(seq)):
+                work.pop()
+            continue
+        visited.add(key)
+        k, ms = settle()
+        if ms is None:
+            return result(WON, f"won after searching {nodes + 1} positions",
+                          work.history[base:])
+        if k:
+            key = kn.key(work)
+            if key in visited:
+                ms = []
+            visited.add(key)
+        k += len(seq)
+        if not ms:
+            for _ in range(k):
+                work.pop()
+            continue
+        nodes += 1
+        kids = children(ms)
+        if won_line is not None:
+            return result(WON, f"won after searching {nodes} positions", won_line)
+        frames.append([kids, 0, k])
+        if max_nodes is not None and nodes >= max_nodes:
+            return result(UNKNOWN_VERDICT, f"node budget of {max_nodes} spent")
+        if not nodes & 255:
+            if deadline is not None and time.perf_counter() > deadline:
+                return result(UNKNOWN_VERDICT, f"time budget of {limits.seconds:g} s spent")
+            if max_states is not None and len(visited) > max_states:
+                return result(UNKNOWN_VERDICT, f"memory budget of {limits.memory_mb:g} MB "
+                                               f"spent")
+            if stop is not None and stop():
+                return result(UNKNOWN_VERDICT, "stopped")
+    return result(LOST, f"all {len(visited)} reachable positions searched "
+                        f"(up to symmetry and safe moves), none is won")

@@ -1,0 +1,264 @@
+"""Surveys: solve a range of seeds in parallel and report the win rate with its interval.
+
+Results are appended to a JSONL file one line per seed as they come, so an interrupted survey
+resumes by skipping the seeds already there (for the same variant and options). The win rate
+is reported as Blake & Gent do (../shared/WINNABILITY.md): two 95 % Wilson intervals, one
+counting every unknown as lost and one counting every unknown as won; the range runs from the
+lower end of the first to the upper end of the second.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError
+
+Z95 = 1.959963984540054
+
+
+def parse_seeds(text: str, limit: int = 10_000_000) -> list[int]:
+    """``1-1000``, ``7``, ``1-10,20,30-40`` → the seeds, in order, without repeats."""
+    out: list[int] = []
+    seen: set[int] = set()
+    for part in str(text).replace(" ", "").split(","):
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise ValueError(f"{part!r} is not a seed range: write e.g. 1-1000, 7 or "
+                             f"1-10,20") from None
+        if a < 0 or b < a or b > 2**32 - 1:
+            raise ValueError(f"{part!r}: a range runs from a lower to a higher seed, within "
+                             f"0-{2**32 - 1}")
+        if b - a + 1 + len(out) > limit:
+            raise ValueError(f"{text!r} names more than {limit} seeds")
+        for s in range(a, b + 1):
+            if s not in seen:
+                seen.add(s)
+                out.append(s)
+    if not out:
+        raise ValueError("no seeds given: write e.g. 1-1000")
+    return out
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``k`` successes in ``n`` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return lo, hi
+
+
+@dataclass
+class Rate:
+    won: int
+    lost: int
+    unknown: int
+
+    @property
+    def n(self) -> int:
+        return self.won + self.lost + self.unknown
+
+    def interval(self) -> tuple[float, float]:
+        """Blake & Gent's range: unknowns counted lost for the low end, won for the high."""
+        lo, _ = wilson(self.won, self.n)
+        _, hi = wilson(self.won + self.unknown, self.n)
+        return lo, hi
+
+    def text(self) -> str:
+        if not self.n:
+            return "no deals solved"
+        lo, hi = self.interval()
+        lo, hi = math.floor(lo * 1000) / 1000, math.ceil(hi * 1000) / 1000  # outward
+        centre, half = (lo + hi) / 2, (hi - lo) / 2
+        return (f"won {self.won}, lost {self.lost}, unknown {self.unknown} of {self.n}: "
+                f"win rate {100 * centre:.1f} % ± {100 * half:.1f} % "
+                f"(95 % Wilson, unknowns counted both ways: {100 * lo:.1f}-{100 * hi:.1f} %)")
+
+    def to_json(self) -> dict:
+        lo, hi = self.interval()
+        return {"won": self.won, "lost": self.lost, "unknown": self.unknown, "n": self.n,
+                "low": lo, "high": hi}
+
+
+def tally(records: Iterable[dict]) -> Rate:
+    r = Rate(0, 0, 0)
+    for rec in records:
+        v = rec.get("verdict")
+        if v == WON:
+            r.won += 1
+        elif v == LOST:
+            r.lost += 1
+        else:
+            r.unknown += 1
+    return r
+
+
+# -- one task, picklable for the worker processes ----------------------------------------------------
+
+def solve_seed(task: tuple[str, tuple, int, float, int | None]) -> dict:
+    """Solve one seeded deal: ``(variant key, options items, seed, seconds, nodes)``."""
+    from ..rules import deal, load_variant
+    from .search import solve
+    key, options, seed, seconds, nodes = task
+    v = load_variant(key, dict(options))
+    pos = deal(v, seed)
+    r = solve(pos, Limits(seconds=seconds, nodes=nodes), short=False)
+    return {"variant": v.identity, "seed": seed, "verdict": r.verdict, "nodes": r.nodes,
+            "states": r.states, "seconds": round(r.seconds, 3), "length": len(r.moves)}
+
+
+def read_done(path: Path, identity: str) -> dict[int, dict]:
+    """The records already in a survey file for this variant (defensive: bad lines skipped)."""
+    done: dict[int, dict] = {}
+    if not path.exists():
+        return done
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(rec, dict) and rec.get("variant") == identity \
+                    and isinstance(rec.get("seed"), int) and rec.get("verdict") in (
+                        WON, LOST, UNKNOWN_VERDICT):
+                done[rec["seed"]] = rec
+    return done
+
+
+CONNECT_TIMEOUT = 10
+"""Seconds to wait for a Dask scheduler to answer."""
+
+
+def _on_cluster(address: str, tasks: list):
+    """Results of ``tasks`` solved on a Dask distributed cluster, as they complete."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise SolverError("--scheduler needs Dask distributed: pip install -e '.[cluster]' "
+                          "(and companion installed on every worker)") from None
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SolverError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        futures = client.map(solve_seed, tasks, pure=False)
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.close()
+
+
+def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
+        nodes: int | None = None, jobs: int | None = None, out: Path | None = None,
+        progress: Callable[[str], None] | None = None,
+        scheduler: str | None = None) -> dict[int, dict]:
+    """Solve ``seeds`` (skipping those already in ``out``); every record by seed.
+
+    Locally on ``jobs`` processes, or with ``scheduler`` (an address such as
+    ``tcp://host:8786``) on a Dask distributed cluster: the same tasks, the same file."""
+    from ..rules import load_variant
+    v = load_variant(key, options)
+    identity = v.identity
+    done = read_done(out, identity) if out is not None else {}
+    todo = [s for s in seeds if s not in done]
+    records = {s: done[s] for s in seeds if s in done}
+    tasks = [(v.key, tuple(sorted(options.items())), s, seconds, nodes) for s in todo]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    fh = out.open("a", encoding="utf-8") if out is not None else None
+    start = time.perf_counter()
+    try:
+        pool = None
+        if scheduler is not None:
+            results = _on_cluster(scheduler, tasks) if tasks else iter(())
+        elif jobs == 1 or len(tasks) <= 1:
+            results = map(solve_seed, tasks)
+        else:
+            import multiprocessing
+            pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks)))
+            results = pool.imap_unordered(solve_seed, tasks)
+        try:
+            for n, rec in enumerate(results, 1):
+                records[rec["seed"]] = rec
+                if fh is not None:
+                    fh.write(json.dumps(rec) + "\n")
+                    fh.flush()
+                if progress is not None:
+                    t = tally(records.values())
+                    el = time.perf_counter() - start
+                    progress(f"[{n}/{len(tasks)}] won {t.won} lost {t.lost} unknown "
+                             f"{t.unknown}, {el:.0f} s")
+        finally:
+            if pool is not None:
+                pool.terminate()
+    finally:
+        if fh is not None:
+            fh.close()
+    return records
+
+
+def solver_verdicts(variant: str, seeds: Iterable[int], timeout: float = 10.0,
+                    options: dict | None = None, jobs: int | None = 1) -> dict[int, str]:
+    """seed → ``won``/``lost``/``unknown`` for the seeded deals of ``variant``: what the
+    ``verdict`` column of ``seeds/<variant>.tsv`` holds."""
+    recs = run(variant, options or {}, list(seeds), seconds=timeout, jobs=jobs)
+    return {s: rec["verdict"] for s, rec in sorted(recs.items())}
+
+
+def write_verdicts(directory: Path | str | None = None, timeout: float = 10.0,
+                   variants: Iterable[str] | None = None, jobs: int | None = None,
+                   progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Fill the verdict column of the seeds catalogue through ``companion.seeds``'s own
+    reader and writer (fingerprints untouched; only verdicts of unchanged deals change)."""
+    from .. import seeds as catalogue
+    from ..rules import variant_keys
+    written = []
+    for key in variants or variant_keys():
+        path = catalogue.catalogue_file(key, directory)
+        rows = catalogue.read_rows(key, directory)
+        verdicts = solver_verdicts(key, sorted(rows), timeout, jobs=jobs)
+        new_rows = {s: {**row, "verdict": verdicts.get(s, row.get("verdict", "-"))}
+                    for s, row in rows.items()}
+        fps = {s: row["fingerprint"] for s, row in rows.items()}
+        path.write_text(catalogue.render(key, fps, new_rows), encoding="utf-8")
+        written.append(path)
+        if progress:
+            t = tally({"verdict": v} for v in verdicts.values())
+            progress(f"{key}: {t.text()}")
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m companion.solver.survey --verdicts [DIR]``: what ``make verdicts`` runs."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m companion.solver.survey",
+                                     description="Fill the verdict column of seeds/*.tsv.")
+    parser.add_argument("--verdicts", action="store_true", required=True)
+    parser.add_argument("dir", nargs="?", default=None)
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per deal")
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--variant", action="append", default=None)
+    args = parser.parse_args(argv)
+    for path in write_verdicts(args.dir, args.timeout, args.variant, args.jobs,
+                               progress=lambda s: print(s, file=sys.stderr)):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

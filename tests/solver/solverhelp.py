@@ -1,0 +1,105 @@
+"""Helpers for the solver tests: hand-made positions and a naive exhaustive search (the oracle
+for the solver's symmetries and automatic moves)."""
+
+from __future__ import annotations
+
+import random
+
+from companion.cards import CARDS, Card
+from companion.rules import Position
+
+
+def made(variant: str, piles: dict, *, options: dict | None = None, seed=None,
+         pass_no: int = 1, idle: bool = False) -> Position:
+    """``piles``: name → "7h 6s" (bottom to top) or ("7h 6s", face_down)."""
+    out = {}
+    for name, spec in piles.items():
+        text, down = spec if isinstance(spec, tuple) else (spec, 0)
+        cards = [t if t == "??" else Card.parse(t).json() for t in text.split()]
+        out[name] = {"cards": cards, "face_down": down}
+    return Position.from_json({"variant": variant, "options": options or {}, "seed": seed,
+                               "deal_version": 1, "piles": out,
+                               "state": {"pass": pass_no, "idle": idle}})
+
+
+def naive(pos: Position, cap: int = 20_000) -> str | None:
+    """'won' or 'lost' by plain exhaustive search over exact keys (no symmetry, no safe
+    moves, no ordering); None when the space is larger than ``cap``."""
+    q = pos.copy()
+    seen = set()
+    stack = [None]
+    # iterative DFS: each frame is the moves still to try
+    def over(p):
+        if p.is_won():
+            return "won"
+        if p.is_blocked():
+            return "lost"
+        return None
+
+    first = over(q)
+    if first:
+        return first
+    seen.add(q.key())
+    stack = [list(q.raw_moves())]
+    while stack:
+        if len(seen) > cap:
+            return None
+        if not stack[-1]:
+            stack.pop()
+            if stack:
+                q.pop()
+            continue
+        m = stack[-1].pop()
+        q.push_raw(m)
+        o = over(q)
+        if o == "won":
+            return "won"
+        k = q.key()
+        if o == "lost" or k in seen:
+            seen.add(k)
+            q.pop()
+            continue
+        seen.add(k)
+        stack.append(list(q.raw_moves()))
+    return "lost"
+
+
+def small_klondike(rng: random.Random, options: dict | None = None,
+                   low: int = 8) -> Position:
+    """A random late Klondike position: foundations partly built, the other cards spread over
+    the tableau (some face down) and a short stock."""
+    heights = [rng.randint(low, 13) for _ in range(4)]
+    piles: dict = {}
+    rest = []
+    for s in range(4):
+        piles[f"f{s + 1}"] = " ".join(CARDS[s * 13 + r].text(False) for r in range(heights[s]))
+        rest += [s * 13 + r for r in range(heights[s], 13)]
+    rng.shuffle(rest)
+    stock_n = rng.randint(0, min(7, len(rest)))
+    stock, rest = rest[:stock_n], rest[stock_n:]
+    cols = [[] for _ in range(7)]
+    for c in rest:
+        cols[rng.randrange(7)].append(c)
+    for k, col in enumerate(cols):
+        if col:
+            down = rng.randint(0, len(col) - 1)
+            piles[f"t{k + 1}"] = (" ".join(CARDS[c].text(False) for c in col), down)
+    if stock:
+        piles["s"] = (" ".join(CARDS[c].text(False) for c in stock), len(stock))
+    return made("klondike", piles, options=options)
+
+
+def small_golf(rng: random.Random) -> Position:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    piles: dict = {}
+    k = 0
+    for t in range(7):
+        n = rng.randint(0, 2)
+        if n:
+            piles[f"t{t + 1}"] = " ".join(CARDS[c].text(False) for c in cards[k:k + n])
+        k += n
+    ns = rng.randint(2, 8)
+    piles["s"] = (" ".join(CARDS[c].text(False) for c in cards[k:k + ns]), ns)
+    piles["w"] = CARDS[cards[k + ns]].text(False)
+    return made("golf", piles)

@@ -1,0 +1,81 @@
+"""`companion solve`, `hint`, `survey` as a user drives them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.cli import main
+from companion.rules import deal
+
+
+@pytest.fixture
+def run(capsys):
+    def _run(*args: str) -> tuple[int, str, str]:
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+    return _run
+
+
+def test_solve_prints_a_line_that_check_accepts(run, tmp_path):
+    for seed in range(1, 30):
+        code, out, _ = run("solve", "klondike", "--seed", str(seed), "--nodes", "2000")
+        if code == 0:
+            break
+    else:
+        pytest.fail("no deal won within 2000 nodes")
+    line = tmp_path / "line.txt"
+    line.write_text(out)
+    code, out, _ = run("check", "klondike", "--seed", str(seed), "--moves-file", str(line),
+                       "-q")
+    assert code == 0 and "Won." in out
+
+
+def test_solve_lost_or_unknown_exits_1_with_a_comment_line(run):
+    code, out, _ = run("solve", "streets-and-alleys", "--seed", "9", "--json")
+    data = json.loads(out)
+    assert data["verdict"] in ("won", "lost", "unknown")
+    code, out, _ = run("solve", "solitaire", "--seed", "1", "--nodes", "5")
+    assert code == 1 and out.startswith("# Unknown")
+
+
+def test_hint_json_and_peek(run):
+    code, out, _ = run("hint", "klondike", "--seed", "3", "--samples", "2", "--timeout",
+                       "0.5", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["move"] and data["peeked"] is False
+    assert deal("klondike", 3).check(data["move"]).ok
+    code, out, _ = run("hint", "klondike", "--seed", "3", "--peek", "--timeout", "2")
+    assert code == 0 and out.startswith("Hint: ") and "peek" in out
+
+
+def test_hint_from_a_position_file_and_after(run, tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(deal("streets-and-alleys", 9).to_json()))
+    code, out, _ = run("hint", "streets-and-alleys", "--position", str(path))
+    assert code == 0 and "Hint:" in out
+    code, _, err = run("hint", "klondike", "--seed", "3", "--after", "t9 t1")
+    assert code == 1 and "refused" in err
+
+
+def test_bad_input_is_a_usage_error_not_a_traceback(run, tmp_path):
+    code, _, err = run("hint", "klondike", "--seed", "3", "--samples", "0")
+    assert code == 2 and "more than 0" in err
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(deal("klondike", None).to_json()))
+    code, _, err = run("solve", "klondike", "--position", str(path))
+    assert code == 2 and "not seen" in err
+    code, _, err = run("hint", "klondike", "--position", str(path), "--peek")
+    assert code == 2 and "peek" in err
+    code, _, err = run("survey", "golf", "--seeds", "9-1")
+    assert code == 2 and "--seeds" in err
+
+
+def test_survey_reports_the_rate_and_writes_the_results(run, tmp_path):
+    out = tmp_path / "s.jsonl"
+    code, text, err = run("survey", "streets-and-alleys", "--seeds", "1-4", "--jobs", "1",
+                          "--nodes", "100", "--out", str(out))
+    assert code == 0 and "win rate" in text and "[4/4]" in err
+    assert len(out.read_text().splitlines()) == 4

@@ -1,0 +1,168 @@
+"""The solver: verdicts against a naive exhaustive search, lines that replay, budgets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from solverhelp import made, naive, small_golf, small_klondike
+
+from companion.rules import deal
+from companion.solver import Limits, SolverError, solve
+from companion.solver.search import knowledge
+
+
+def replays_to_a_win(pos, moves) -> bool:
+    q = pos.copy()
+    for m in moves:
+        q.play(m)  # raises if any move is illegal
+    return q.is_won()
+
+
+@pytest.mark.parametrize("strategy", ["depth", "best"])
+@pytest.mark.parametrize("options", [{}, {"draw": 1}])
+def test_klondike_verdicts_match_exhaustive_search(options, strategy):
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(40):
+        pos = small_klondike(rng, options)
+        truth = naive(pos, cap=3000)
+        if truth is None:
+            continue
+        r = solve(pos, Limits(seconds=5), strategy=strategy)
+        assert r.verdict == truth, pos.text(False)
+        if truth == "won":
+            assert replays_to_a_win(pos, r.moves)
+        checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("strategy", ["depth", "best"])
+def test_golf_verdicts_match_exhaustive_search(strategy):
+    rng = random.Random(11)
+    verdicts = set()
+    for _ in range(40):
+        pos = small_golf(rng)
+        truth = naive(pos, cap=5000)
+        if truth is None:
+            continue
+        r = solve(pos, Limits(seconds=5), strategy=strategy)
+        assert r.verdict == truth, pos.text(False)
+        if truth == "won":
+            assert replays_to_a_win(pos, r.moves)
+        verdicts.add(truth)
+    assert verdicts == {"won", "lost"}
+
+
+def test_streets_and_alleys_small_deals_match_exhaustive_search():
+    checked = 0
+    for seed in range(1, 40):
+        pos = deal("streets-and-alleys", seed)
+        truth = naive(pos, cap=400)
+        if truth is None:
+            continue
+        assert solve(pos, Limits(seconds=5)).verdict == truth
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_won_deal_gives_a_line_that_check_replays():
+    for seed in range(1, 30):
+        pos = deal("klondike", seed)
+        r = solve(pos, Limits(nodes=3000))
+        if r.verdict == "won":
+            assert r.moves and replays_to_a_win(pos, r.moves)
+            assert pos.history == []  # the position given is left as it was
+            return
+    pytest.fail("no Klondike deal among seeds 1-29 was won within 3000 nodes")
+
+
+def test_unlimited_passes_do_not_loop_and_a_stuck_game_is_proved_lost():
+    # J♥ covers 10♥ and cannot move; K♥ and Q♥ cycle through the stock forever.
+    spades = " ".join(f"{r}s" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"])
+    clubs, diamonds = spades.replace("s", "c"), spades.replace("s", "d")
+    hearts = " ".join(f"{r}h" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9"])
+    for draw in (1, 3):
+        pos = made("klondike", {"f1": spades, "f2": hearts, "f3": diamonds, "f4": clubs,
+                                "t1": "10h Jh", "s": ("Qh", 1), "w": "Kh"},
+                   options={"draw": draw})
+        r = solve(pos, Limits(seconds=5))
+        assert r.verdict == "lost"
+        assert naive(pos) == "lost"
+
+
+def test_pyramid_cleared_is_won_even_with_moves_left():
+    pos = made("pyramid", {"f": "Kh", "s": ("5c 8d", 1)})
+    assert pos.raw_moves()  # the stock still offers a pair
+    r = solve(pos)
+    assert r.verdict == "won" and r.moves == []
+
+
+def test_budget_spent_is_unknown_never_lost():
+    pos = deal("solitaire", 1)
+    r = solve(pos, Limits(nodes=10))
+    assert r.verdict in ("won", "unknown")
+    if r.verdict == "unknown":
+        assert "node budget" in r.reason
+
+
+def test_cards_not_seen_are_refused():
+    with pytest.raises(SolverError, match="not seen"):
+        solve(deal("klondike", None))
+
+
+def test_mirrored_tableaus_share_a_key_and_different_ones_do_not():
+    a = made("klondike", {"t1": "Kh Qs", "t2": ("5d 4c", 1), "f1": "As"})
+    b = made("klondike", {"t6": "Kh Qs", "t3": ("5d 4c", 1), "f3": "As"})
+    c = made("klondike", {"t1": "Kh Qs", "t2": ("5d 4c", 0), "f1": "As"})
+    kn = knowledge(a.variant)
+    assert kn.key(a) == kn.key(b)
+    assert kn.key(a) != kn.key(c)
+
+
+def test_spider_keeps_piles_apart_while_the_stock_deals_to_them():
+    kn = knowledge(deal("spider", 1).variant)
+    a = made("spider", {"t1": "Kh", "t2": "5d", "s": ("7c 8c", 2)})
+    b = made("spider", {"t2": "Kh", "t1": "5d", "s": ("7c 8c", 2)})
+    assert kn.key(a) != kn.key(b)
+    a2 = made("spider", {"t1": "Kh", "t2": "5d"})
+    b2 = made("spider", {"t2": "Kh", "t1": "5d"})
+    assert kn.key(a2) == kn.key(b2)
+
+
+def test_safe_moves_only_when_nothing_can_still_need_the_card():
+    # 5♥ may go up only once both black fours are on the foundations.
+    base = {"f1": "As 2s 3s 4s", "f2": "Ah 2h 3h 4h", "f3": "Ad 2d 3d", "t1": "5h"}
+    kn = knowledge(made("klondike", base).variant)
+    not_yet = made("klondike", {**base, "f4": "Ac 2c 3c"})
+    assert kn.safe_move(not_yet, not_yet.raw_moves()) is None
+    ready = made("klondike", {**base, "f4": "Ac 2c 3c 4c"})
+    m = kn.safe_move(ready, ready.raw_moves())
+    assert m is not None and ready.engine.text(m) == "t1 f"
+
+
+def test_with_foundation_return_only_a_card_nothing_goes_on_is_sent_up_at_once():
+    opts = {"foundation_return": True}
+    base = {"f1": "As 2s 3s 4s", "f2": "Ah 2h 3h 4h", "f3": "Ad 2d 3d", "f4": "Ac 2c 3c 4c"}
+    five = made("klondike", {**base, "t1": "5h"}, options=opts)
+    kn = knowledge(five.variant)
+    assert kn.safe_move(five, five.raw_moves()) is None  # a 4 might come back onto it
+    ace = made("klondike", {"t1": "As"}, options=opts)
+    m = kn.safe_move(ace, ace.raw_moves())
+    assert m is not None and ace.engine.text(m) == "t1 f"
+
+
+def test_a_rule_the_solver_does_not_know_turns_its_shortcuts_off(monkeypatch):
+    from dataclasses import replace
+
+    from companion.rules import load_variant
+    from companion.solver import search
+    v = load_variant("klondike")
+    assert search.Knowledge(v).auto and search.Knowledge(v).sort_tableau
+    odd = replace(v, tableau=replace(v.tableau, space="filled-from-the-moon"))
+    kn = search.Knowledge(odd)
+    assert not (kn.auto or kn.sort_tableau or kn.macro or kn.f_groups)
+    # a field of a piece outside the known set, with a value other than its default
+    monkeypatch.setitem(search._KNOWN, "Stock", {"deal", "draw", "no_empty_tableau", "turn_up"})
+    kn = search.Knowledge(v)
+    assert not (kn.auto or kn.sort_tableau or kn.macro)

@@ -1,0 +1,90 @@
+"""Surveys: seed ranges, the published interval protocol, resuming, the verdicts catalogue."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+
+import pytest
+
+from companion import seeds as catalogue
+from companion.solver.survey import Rate, parse_seeds, run, solver_verdicts, wilson, write_verdicts
+
+
+def test_seed_ranges():
+    assert parse_seeds("1-5") == [1, 2, 3, 4, 5]
+    assert parse_seeds("3, 1-2,3") == [3, 1, 2]
+    for bad in ("5-1", "x", "", "1-2-3"):
+        with pytest.raises(ValueError):
+            parse_seeds(bad)
+
+
+def test_wilson_interval_holds_the_sample_rate():
+    for k, n in [(0, 10), (3, 10), (10, 10), (451, 1000)]:
+        lo, hi = wilson(k, n)
+        assert 0 <= lo <= k / n <= hi <= 1
+
+
+def test_interval_protocol_reproduces_blake_and_gent_klondike():
+    # Table 8 of the paper: 819,371 won, 180,472 lost, 157 unknown of 10^6; published
+    # 81.945 ± 0.084 %.
+    # The bounds are rounded outward (to 0.001 %), then given as centre ± half-width.
+    lo, hi = Rate(819_371, 180_472, 157).interval()
+    lo, hi = math.floor(lo * 1e5) / 1e3, math.ceil(hi * 1e5) / 1e3
+    assert (lo + hi) / 2 == pytest.approx(81.945, abs=1e-9)
+    assert (hi - lo) / 2 == pytest.approx(0.084, abs=1e-9)
+
+
+def test_an_interrupted_survey_resumes(tmp_path):
+    out = tmp_path / "s.jsonl"
+    run("streets-and-alleys", {}, [1, 2, 3], nodes=200, jobs=1, out=out)
+    assert len(out.read_text().splitlines()) == 3
+    recs = run("streets-and-alleys", {}, [1, 2, 3, 4, 5], nodes=200, jobs=1, out=out)
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["seed"] for r in lines] == [1, 2, 3, 4, 5]  # only 4 and 5 were added
+    assert set(recs) == {1, 2, 3, 4, 5}
+    assert all(r["verdict"] in ("won", "lost", "unknown") for r in lines)
+    # other options are another survey: nothing is skipped
+    run("klondike", {"draw": 1}, [1], nodes=50, jobs=1, out=out)
+    assert len(out.read_text().splitlines()) == 6
+
+
+def test_parallel_survey_gives_the_same_verdicts_as_one_process(tmp_path):
+    one = run("streets-and-alleys", {}, [2, 4, 9], nodes=500, jobs=1)
+    two = run("streets-and-alleys", {}, [2, 4, 9], nodes=500, jobs=2)
+    assert {s: r["verdict"] for s, r in one.items()} == {s: r["verdict"] for s, r in two.items()}
+
+
+def test_solver_verdicts_fill_the_catalogue_column_without_touching_fingerprints(tmp_path):
+    key = "streets-and-alleys"
+    shutil.copy(catalogue.catalogue_file(key), tmp_path / f"{key}.tsv")
+    before = catalogue.expected_fingerprints(key, tmp_path)
+    got = solver_verdicts(key, [1, 2, 3], timeout=0.2)
+    assert set(got) == {1, 2, 3} and set(got.values()) <= {"won", "lost", "unknown"}
+    write_verdicts(tmp_path, timeout=0.02, variants=[key], jobs=1)
+    assert catalogue.expected_fingerprints(key, tmp_path) == before
+    verdicts = catalogue.verdicts(key, tmp_path)
+    assert set(verdicts.values()) <= {"won", "lost", "unknown"}
+
+
+def test_a_survey_runs_on_a_dask_cluster_too(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="the [cluster] extra is not "
+                                                            "installed")
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        out = tmp_path / "c.jsonl"
+        recs = run("streets-and-alleys", {}, [2, 4, 9], nodes=500, out=out,
+                   scheduler=cluster.scheduler_address)
+    local = run("streets-and-alleys", {}, [2, 4, 9], nodes=500, jobs=1)
+    assert {s: r["verdict"] for s, r in recs.items()} == \
+        {s: r["verdict"] for s, r in local.items()}
+    assert len(out.read_text().splitlines()) == 3
+
+
+def test_an_unreachable_scheduler_is_reported(monkeypatch):
+    pytest.importorskip("distributed", reason="the [cluster] extra is not installed")
+    from companion.solver import SolverError, survey
+    monkeypatch.setattr(survey, "CONNECT_TIMEOUT", 1)
+    with pytest.raises(SolverError, match="cannot reach"):
+        run("golf", {}, [1], nodes=10, scheduler="tcp://127.0.0.1:9")
