@@ -193,6 +193,39 @@ def check(directory: Path | str | None = None) -> list[str]:
     return problems
 
 
+def parse_seed_range(text: str, limit: int = 10_000_000) -> list[int]:
+    """``1-1000``, ``7``, ``1-10,20,30-40`` → the seeds, in order, without repeats.
+
+    Raises ValueError with a message that says what to type; the CLI turns it into a usage
+    error of the option that took it (--seeds)."""
+    out: list[int] = []
+    seen: set[int] = set()
+    for part in str(text).replace(" ", "").split(","):
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise ValueError(f"{part!r} is not a seed range: write e.g. 1-20, 7 or "
+                             f"1-10,20") from None
+        if b < a:
+            raise ValueError(f"{part!r} runs backwards: write the smaller seed first, "
+                             f"e.g. {b}-{a}")
+        if a < 0 or b > 2**32 - 1:
+            raise ValueError(f"{part!r}: seeds run from 0 to {2**32 - 1}")
+        if b - a + 1 + len(out) > limit:
+            raise ValueError(f"{text!r} names more than {limit} seeds")
+        for s in range(a, b + 1):
+            if s not in seen:
+                seen.add(s)
+                out.append(s)
+    if not out:
+        raise ValueError(f"{text!r} names no seed: write e.g. 1-20")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m companion.seeds",

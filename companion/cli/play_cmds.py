@@ -515,7 +515,7 @@ def replay(game_id, db, as_json, step):
       companion replay 3 --no-step | less
       companion replay 3 --json
     """
-    from ..record.session import describe_raw
+    from ..rules.describe import describe_move
     row, v, start, entries = _load_game(game_id, db)
     d = display()
     if as_json:
@@ -540,7 +540,7 @@ def replay(game_id, db, as_json, step):
             words = ""
             try:
                 raw = prev.to_raw(prev.parse_move(first))
-                words = " (" + describe_raw(prev.engine, raw, prev.piles, prev.down,
+                words = " (" + describe_move(prev.engine, raw, prev.piles, prev.down,
                                             d.symbols) + ")"
             except Exception:
                 words = ""

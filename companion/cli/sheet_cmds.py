@@ -13,32 +13,12 @@ PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
 
 
 def parse_seed_range(text: str) -> list[int]:
-    """``1-20``, ``7``, ``1,5,9-12`` -> the seeds in order, each once."""
-    out: list[int] = []
-    for part in text.replace(" ", "").split(","):
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise click.BadParameter(f"{text!r}: write seeds as 1-20, or 1,5,9-12",
-                                     param_hint="--seeds") from None
-        if a > b:
-            raise click.BadParameter(f"{part!r} runs backwards: write the smaller seed first, "
-                                     f"e.g. {b}-{a}", param_hint="--seeds")
-        if a < 0 or b > 2**32 - 1:
-            raise click.BadParameter(f"{part!r}: seeds run from 0 to {2**32 - 1}",
-                                     param_hint="--seeds")
-        if b - a + len(out) >= MAX_DEALS:
-            raise click.BadParameter(f"{text!r} asks for more than {MAX_DEALS} deals; print "
-                                     f"them in several booklets", param_hint="--seeds")
-        out += [s for s in range(a, b + 1) if s not in out]
-    if not out:
-        raise click.BadParameter(f"{text!r} names no seed: write e.g. 1-20",
-                                 param_hint="--seeds")
-    return out
+    """``1-20``, ``7``, ``1,5,9-12`` -> the seeds in order, each once (at most MAX_DEALS)."""
+    from ..seeds import parse_seed_range as parse
+    try:
+        return parse(text, MAX_DEALS)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--seeds") from None
 
 
 def _winnable(key: str, changed: bool, wanted: list[int] | None) -> list[int]:

@@ -38,6 +38,7 @@ from ..errors import (
     InvalidCardError,
     InvalidMoveError,
 )
+from ..rules.describe import describe_move
 from . import StoreError
 from .layout import LayoutEntry, place_text
 
@@ -821,7 +822,7 @@ class Session:
     def _describe(self, raw, piles, down, now: bool = False) -> str:
         """What a raw move does, in words, from the piles before it (``now``: not played yet)."""
         try:
-            return describe_raw(self.engine, raw, piles, down, self.symbols)
+            return describe_move(self.engine, raw, piles, down, self.symbols)
         except Exception:  # a new variant's move that the wording does not know yet
             return self.engine.text(raw)
 
@@ -876,52 +877,6 @@ def _turned_up(before_piles, before_down, pos) -> list[tuple[int, int, int]]:
                 out.append((i, k, c))
                 turned[c] -= 1
     return out
-
-
-def describe_raw(eng, raw, piles, down, symbols: bool = True) -> str:
-    """A short sentence for a raw move: ``7♥ onto 8♣``, ``K♠ to the empty t3`` ..."""
-    from ..rules.engine import FOLD, MOVE, PAIR, REVEAL, STOCK
-
-    def ct(c):
-        return code_text(c, symbols)
-
-    kind, a, n, b = raw
-    names = eng.names
-    if kind == MOVE:
-        src = piles[a]
-        lifted = src[-n:]
-        what = ct(lifted[0]) if n == 1 else f"{n} cards, {ct(lifted[0])} to {ct(lifted[-1])},"
-        if b in eng.Fset:
-            if eng.complete_runs:
-                return f"the run {ct(lifted[0])} to {ct(lifted[-1])} off {names[a]}"
-            return f"{what} from {names[a]} to the foundation {names[b]}"
-        dest = piles[b]
-        if dest:
-            return f"{what} from {names[a]} onto {ct(dest[-1])}"
-        return f"{what} from {names[a]} to the empty {names[b]}"
-    if kind == STOCK:
-        st = eng.variant.stock
-        if eng.gaps:
-            return "redeal the cards out of order"
-        s = piles[eng.S] if eng.S >= 0 else ()
-        if st is not None and st.deal == "tableau":
-            return f"deal a row from the stock ({min(len(s), len(eng.T))} cards)"
-        if st is not None and st.deal == "line":
-            return "deal the next card to the line"
-        if not s:
-            return "turn the waste over: a new pass through the stock"
-        if down[eng.S] < len(s):
-            return "the turned stock card goes to the waste"
-        if st is not None and not st.turn_up and st.draw > 1:
-            return f"turn {min(st.draw, len(s))} cards from the stock to the waste"
-        return "turn the stock"
-    if kind == PAIR:
-        return f"remove {ct(piles[a][-1])} and {ct(piles[b][-1])}"
-    if kind == FOLD:
-        return f"{ct(piles[a][-1])} from {names[a]} onto {ct(piles[b][-1])} at {names[b]}"
-    if kind == REVEAL:
-        return f"{names[a]} is {ct(n)}"
-    return eng.text(raw)
 
 
 def solver_hint(pos, symbols: bool = True) -> str | None:

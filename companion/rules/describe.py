@@ -6,7 +6,7 @@ This text is what `companion variants VARIANT` shows and what the setup sheets w
 
 from __future__ import annotations
 
-from ..cards import RANK_TEXT
+from ..cards import RANK_TEXT, code_text
 from .deal import pile_list
 
 _NUM = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
@@ -295,3 +295,66 @@ def notation(v) -> list[tuple[str, str]]:
         out.append(("t3=9c", "a reveal: name the card just turned up (games from a shuffled deck)"))
     out.append(("7h t4, 7h", "card notation: the engine finds the pile, or the only legal move"))
     return out
+
+
+def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
+    """What a raw move does, in words, from the piles before it: ``7♥ from t1 onto 8♣``,
+    ``K♠ from t5 to the empty t3`` ... (the recorder's echo, hints, move listings)."""
+    from .engine import FOLD, MOVE, PAIR, REVEAL, STOCK
+
+    def ct(c):
+        return code_text(c, symbols)
+
+    kind, a, n, b = raw
+    names = eng.names
+    if kind == MOVE:
+        src = piles[a]
+        lifted = src[-n:]
+        what = ct(lifted[0]) if n == 1 else f"{n} cards, {ct(lifted[0])} to {ct(lifted[-1])},"
+        if b in eng.Fset:
+            if eng.complete_runs:
+                return f"the run {ct(lifted[0])} to {ct(lifted[-1])} off {names[a]}"
+            return f"{what} from {names[a]} to the foundation {names[b]}"
+        dest = piles[b]
+        if dest:
+            return f"{what} from {names[a]} onto {ct(dest[-1])}"
+        return f"{what} from {names[a]} to the empty {names[b]}"
+    if kind == STOCK:
+        st = eng.variant.stock
+        if eng.gaps:
+            return "redeal the cards out of order"
+        s = piles[eng.S] if eng.S >= 0 else ()
+        if st is not None and st.deal == "tableau":
+            return f"deal a row from the stock ({min(len(s), len(eng.T))} cards)"
+        if st is not None and st.deal == "line":
+            return "deal the next card to the line"
+        if not s:
+            return "turn the waste over: a new pass through the stock"
+        if down[eng.S] < len(s):
+            return "the turned stock card goes to the waste"
+        if st is not None and not st.turn_up and st.draw > 1:
+            return f"turn {min(st.draw, len(s))} cards from the stock to the waste"
+        return "turn the stock"
+    if kind == PAIR:
+        return f"remove {ct(piles[a][-1])} and {ct(piles[b][-1])}"
+    if kind == FOLD:
+        return f"{ct(piles[a][-1])} from {names[a]} onto {ct(piles[b][-1])} at {names[b]}"
+    if kind == REVEAL:
+        return f"{names[a]} is {ct(n)}"
+    return eng.text(raw)
+
+
+def move_effect(eng, raw, piles, down) -> str:
+    """What a move leads to that a player cares about: ``, turning up a face-down card in t5``,
+    ``, emptying t1`` (empty when nothing of note)."""
+    from .engine import MOVE
+    kind, a, n, _ = raw
+    if kind != MOVE or a not in eng.Tset:
+        return ""
+    left = len(piles[a]) - n
+    if left and left == down[a]:
+        return f", turning up a face-down card in {eng.names[a]}"
+    tab = eng.variant.tableau
+    if not left and len(eng.T) > 1 and tab is not None and tab.space != "none":
+        return f", emptying {eng.names[a]}"
+    return ""

@@ -22,6 +22,7 @@ from ..errors import (
 )
 from .deal import DEAL_VERSION, dealt, fingerprint, lay_out
 from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw
+from .explain import explain, explain_cards, is_won
 from .moves import PILE_RE, Move
 from .variant import Variant, load_variant
 
@@ -316,11 +317,9 @@ class Position:
         return bool(piles[b]) and piles[b][-1] == spec[1]
 
     def _explain_cards(self, specs) -> str:
-        from .explain import explain_cards
         return explain_cards(self, specs)
 
     def _explain(self, move: Move) -> str:
-        from .explain import explain
         return explain(self, move)
 
     # ------------------------------------------------------------------ hidden cards
@@ -354,7 +353,6 @@ class Position:
 
     # ------------------------------------------------------------------ game over
     def is_won(self) -> bool:
-        from .explain import is_won
         return is_won(self)
 
     def is_blocked(self) -> bool:

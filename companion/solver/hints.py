@@ -21,8 +21,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import UNKNOWN, code_text
-from ..rules.engine import FOLD, MOVE, PAIR, STOCK
+from ..cards import UNKNOWN
 from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, knowledge, solve
 
 
@@ -119,51 +118,10 @@ def sample(pos, slots, pool, rng: random.Random):
 
 def describe(pos, m, symbols: bool = True) -> str:
     """What raw move ``m`` does, in words, naming only cards the player can see."""
-    kn = knowledge(pos.variant)
+    from ..rules.describe import describe_move, move_effect
     eng = pos.engine
-    names = pos.variant.pile_names
-    kind, a, n, b = m
-    piles, down = pos.piles, pos.down
-
-    def card(code):
-        return code_text(code, symbols)
-
-    if kind == STOCK:
-        v = pos.variant
-        if v.stock is None:
-            return "redeals the cards"
-        if kn.S < 0 or not piles[kn.S]:
-            return "turns the waste over for a new pass through the stock"
-        if v.stock.deal == "tableau":
-            return "deals a new row from the stock"
-        if v.stock.deal == "line":
-            return "deals the next card from the stock"
-        return "turns the next card" + ("s" if v.stock.draw > 1 else "") + " from the stock"
-    if kind == PAIR:
-        return f"removes {card(piles[a][-1])} and {card(piles[b][-1])} together"
-    if kind == FOLD:
-        return f"puts {names[a]} ({card(piles[a][-1])}) on {names[b]} ({card(piles[b][-1])})"
-    if kind != MOVE:
-        return eng.text(m)
-    moving = piles[a][-n]
-    what = card(moving) if n == 1 else f"the {n} cards from {card(moving)}"
-    if b in kn.Fset:
-        text = f"puts {what} on its foundation" if not (kn.F and pos.variant.pairs) \
-            else f"removes {what}"
-    elif b in kn.Tset and not piles[b]:
-        text = f"moves {what} into the space {names[b]}"
-    elif b < len(piles) and piles[b]:
-        text = f"moves {what} onto {card(piles[b][-1])}"
-    else:
-        text = f"moves {what} into {names[b]}"
-    if a in kn.Tset:
-        left = len(piles[a]) - n
-        if left and left == down[a]:
-            text += f", turning up a face-down card in {names[a]}"
-        elif not left and len(kn.T) > 1 and pos.variant.tableau \
-                and pos.variant.tableau.space != "none":
-            text += f", emptying {names[a]}"
-    return text
+    return describe_move(eng, m, pos.piles, pos.down, symbols) + \
+        move_effect(eng, m, pos.piles, pos.down)
 
 
 # -- the hint ------------------------------------------------------------------------------------------

@@ -24,31 +24,9 @@ Z95 = 1.959963984540054
 
 
 def parse_seeds(text: str, limit: int = 10_000_000) -> list[int]:
-    """``1-1000``, ``7``, ``1-10,20,30-40`` → the seeds, in order, without repeats."""
-    out: list[int] = []
-    seen: set[int] = set()
-    for part in str(text).replace(" ", "").split(","):
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise ValueError(f"{part!r} is not a seed range: write e.g. 1-1000, 7 or "
-                             f"1-10,20") from None
-        if a < 0 or b < a or b > 2**32 - 1:
-            raise ValueError(f"{part!r}: a range runs from a lower to a higher seed, within "
-                             f"0-{2**32 - 1}")
-        if b - a + 1 + len(out) > limit:
-            raise ValueError(f"{text!r} names more than {limit} seeds")
-        for s in range(a, b + 1):
-            if s not in seen:
-                seen.add(s)
-                out.append(s)
-    if not out:
-        raise ValueError("no seeds given: write e.g. 1-1000")
-    return out
+    """``1-1000``, ``7``, ``1-10,20,30-40`` → the seeds (see companion.seeds.parse_seed_range)."""
+    from ..seeds import parse_seed_range
+    return parse_seed_range(text, limit)
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
