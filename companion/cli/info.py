@@ -55,6 +55,13 @@ def variants(variant, as_json):
     for i in items:
         click.echo(f"{i['key']:<{width}}  {i['decks']} deck{'s' if i['decks'] > 1 else ' '}  "
                    f"{d.text(i['summary'])}")
+        extra = []
+        if i["aliases"]:
+            extra.append("also " + ", ".join(i["aliases"]))
+        if i["options"]:
+            extra.append("options " + ", ".join(o["name"] for o in i["options"]))
+        if extra:
+            click.echo(" " * (width + 10) + "; ".join(extra))
     click.echo(f"\n{len(items)} variants. `companion variants NAME` shows one with its options.")
 
 

@@ -248,3 +248,10 @@ def test_readme_lists_every_variant():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     for key in variant_keys():
         assert f"| `{key}` |" in readme
+
+
+def test_variants_list_shows_aliases_and_options(run):
+    code, out, _ = run("variants")
+    assert code == 0
+    assert "also napoleon-at-st-helena" in out
+    assert "options draw, passes, foundation_return, face_up_block_only" in out
