@@ -177,7 +177,8 @@ def play(variant, seed, physical, options, name, db, moves_file, as_json, quiet)
     (or lose power) at any time and `companion resume ID` goes on.
 
     In a physical game you first type the face-up cards of the layout, pile by
-    pile, and later name each card as it turns up. In a seeded game the
+    pile, and later name each card as it turns up; `scan PHOTO` (or `scan
+    cam0`) reads them from a photo instead. In a seeded game the
     recorder says which card should turn up; type `t3=CARD` if yours differs
     (a dealing error).
 
@@ -736,23 +737,29 @@ def import_cmd(record_file, db, as_json):
 @click.option("--layout", "layout_file", type=click.Path(dir_okay=False),
               help="The layout as a JSON position (as `companion deal --json` writes it) "
                    "instead of typing it.")
+@click.option("--photo", "photo", type=click.Path(dir_okay=False), metavar="PHOTO",
+              help="Read the layout from a photo of the table (`cam0` for webcam 0) instead "
+                   "of typing it.")
 @option_flag
 @display_flags
 @json_option
-def verify(variant, seed, layout_file, options, as_json):
+def verify(variant, seed, layout_file, photo, options, as_json):
     """Check a dealt layout against seed N of VARIANT, card by card.
 
     Type the face-up cards you dealt, pile by pile, bottom to top (a whole
     pile, or a row across the piles, per line), or give the layout as a JSON
-    position with --layout. Every card that is not where the seeded deal
-    puts it is reported with its place, then a verdict; the exit status is 1
-    when anything differs.
+    position with --layout, or photograph it with --photo. Every card that
+    is not where the seeded deal puts it is reported with its place, then a
+    verdict; the exit status is 1 when anything differs. A photographed card
+    that cannot be read with confidence is named and not checked: look at
+    it on the table.
 
     \b
     Examples:
       companion verify klondike --seed 42
       echo "7h 6h 2h 2s kd jc 8c" | companion verify klondike --seed 1
       companion verify spider --seed 7 --layout table.json --json
+      companion verify klondike --seed 42 --photo table.jpg
     """
     from ..record.layout import LayoutEntry
     from ..rules import Position
@@ -762,7 +769,23 @@ def verify(variant, seed, layout_file, options, as_json):
     deal_pos = Position.deal(v, seed)
     d = display()
     eng = deal_pos.engine
-    if layout_file:
+    if layout_file and photo:
+        raise click.UsageError("give either --layout or --photo, not both")
+    if photo:
+        from ..vision.integrate import (
+            compare_with_deal,
+            no_cards_message,
+            parse_source,
+            scan,
+            source_name,
+        )
+        path, camera = parse_source(photo)
+        reading = scan(path, camera, v.key)
+        if not reading["cards"]:
+            from ..vision import VisionError
+            raise VisionError(no_cards_message(source_name(path, camera)))
+        report = compare_with_deal(deal_pos, reading, d.symbols)
+    elif layout_file:
         given = read_position(layout_file, v.key, opts)
         report = _compare_positions(deal_pos, given)
     else:
@@ -773,7 +796,8 @@ def verify(variant, seed, layout_file, options, as_json):
         if not _type_layout(entry, deal_pos, as_json):
             click.get_current_context().exit(1)
         report = _compare_entry(deal_pos, entry)
-    ok = not report["mismatches"] and not report["missing"] and not report["problems"]
+    ok = not report["mismatches"] and not report["missing"] and not report["problems"] \
+        and not report.get("uncertain")
     report.update({"variant": v.key, "options": v.changed_options(), "seed": seed, "ok": ok})
     if as_json:
         echo_json(report)
@@ -784,7 +808,11 @@ def verify(variant, seed, layout_file, options, as_json):
             click.echo(d.text(f"{m['place']}: expected {m['expected_text']}, found "
                               f"{m['found_text']}"))
         if report["missing"]:
-            click.echo("Not typed in (not checked): " + ", ".join(report["missing"]))
+            click.echo("Not found in the photo (not checked): " + "; ".join(report["missing"])
+                        if photo else "Not typed in (not checked): "
+                        + ", ".join(report["missing"]))
+        for u in report.get("uncertain", []):
+            click.echo(d.text(f"Could not be read with confidence (not checked): {u['text']}"))
         n = len(report["mismatches"]) + len(report["problems"])
         if ok:
             click.echo(f"The layout matches seed {seed}: all {report['checked']} cards checked "
@@ -796,7 +824,9 @@ def verify(variant, seed, layout_file, options, as_json):
                        f"follows the seeded deal).")
         else:
             click.echo(f"Incomplete: {report['checked']} cards checked and they match, but "
-                       f"not every pile was typed in.")
+                       + ("not every card could be read from the photo: check the cards "
+                          "named above on the table." if photo else
+                          "not every pile was typed in."))
     click.get_current_context().exit(0 if ok else 1)
 
 

@@ -94,6 +94,8 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
 @click.option("--seed", type=SEED, help="The seeded deal N.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False),
               help="A position in its JSON form (typed in, or read from a photo).")
+@click.option("--photo", "photo", type=click.Path(dir_okay=False), metavar="PHOTO",
+              help="Read the position from a photo of the table (`cam0` for webcam 0).")
 @click.option("--after", multiple=True, metavar="MOVES",
               help="Moves to play first, separated by commas.")
 @option_flag
@@ -107,7 +109,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
 @click.option("--seed-samples", "rng_seed", type=int, default=None, hidden=True)
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def hint(variant, seed, position_file, after, options, peek, samples, timeout, rng_seed,
+def hint(variant, seed, position_file, photo, after, options, peek, samples, timeout, rng_seed,
          as_json):
     """The best next move in a game of VARIANT, with its reason and a verdict.
 
@@ -117,16 +119,25 @@ def hint(variant, seed, position_file, after, options, peek, samples, timeout, r
     estimated chance. --peek solves the real deal instead (exact, and says so).
     In an open game (nothing face down) the verdict is always exact.
 
+    --photo reads the position from a photo of the table (as `companion scan`
+    does); a card that cannot be read with confidence stops the hint and is
+    named, so that nothing is guessed.
+
     \b
     Examples:
       companion hint klondike --seed 42 --after 't1 t7, s'
       companion hint klondike --position table.json --samples 20
+      companion hint golf --photo table.jpg
       companion hint streets-and-alleys --seed 3
       companion hint klondike --seed 42 --peek --json
     """
     from ..solver.hints import hint as make_hint
     from ..solver.search import SolverError
-    pos = start_position(variant, seed, position_file, parse_options(options))
+    if photo is not None:
+        pos = _photo_position(variant, seed, position_file, photo, parse_options(options),
+                              as_json)
+    else:
+        pos = start_position(variant, seed, position_file, parse_options(options))
     if _after(pos, after) is None:
         click.get_current_context().exit(1)
     d = display()
@@ -139,6 +150,26 @@ def hint(variant, seed, position_file, after, options, peek, samples, timeout, r
         echo_json({"variant": pos.variant.key, "seed": pos.seed, **h.to_json()})
         return
     click.echo(d.text(h.text()))
+
+
+def _photo_position(variant, seed, position_file, photo, options, as_json):
+    """The position read from ``photo`` (a file, or ``cam0``); warnings go to stderr."""
+    from ..rules import Position
+    from ..vision.integrate import parse_source, photo_position, scan, source_name
+    if seed is not None or position_file is not None:
+        raise click.UsageError("give one of --seed, --position and --photo")
+    key = variant.key if hasattr(variant, "key") else variant
+    path, camera = parse_source(photo)
+    source = source_name(path, camera)
+    reading = scan(path, camera, key)
+    pos, warnings = photo_position(reading, source)
+    if options:
+        data = pos.to_json()
+        data["options"] = {**(data.get("options") or {}), **options}
+        pos = Position.from_json(data)
+    for w in warnings:
+        click.echo(f"Photo: {w}", err=True)
+    return pos
 
 
 @click.command()

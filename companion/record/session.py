@@ -17,7 +17,11 @@ What a line can be, in play:
 * in a physical game, when cards have turned up: the cards (``9c``, or ``9s 8d 7c`` for three on
   the waste, bottom to top), or the reveal notation ``t3=9c``;
 * in a seeded game: ``t3=9c`` to report the card actually seen there (a mismatch is a dealing
-  error, reported with its place).
+  error, reported with its place);
+* ``scan PHOTO`` (or ``scan cam0``, a webcam): in setup, the photographed layout's piles whose
+  cards were all read with confidence are entered, checked like typed lines (the others are
+  named, for the player to type); in play, a card that turned up is named from the photo when
+  exactly one card read with confidence is new to the position.
 
 A refused line never changes the position.
 """
@@ -85,8 +89,10 @@ class Session:
     """One game being recorded. Build with :meth:`seeded`, :meth:`physical` or :meth:`resume`."""
 
     def __init__(self, start, *, log=None, game_id: int | None = None, symbols: bool = True,
-                 colour: bool = False, layout: LayoutEntry | None = None):
+                 colour: bool = False, layout: LayoutEntry | None = None, scanner=None):
         self.start = start
+        # scanner(photo, camera, variant_key) -> the reading of companion.vision.scan
+        self.scanner = scanner
         self.pos = start.copy()
         self.log = log
         self.game_id = game_id
@@ -225,6 +231,8 @@ class Session:
             if key in ("n", "no"):
                 return self._reply(True, "resign", "Not resigned: play on.")
         try:
+            if key.split(" ", 1)[0] == "scan":
+                return self._scan(line[4:].strip())
             if self.phase == SETUP:
                 return self._setup_line(line, key)
             return self._play_line(line, key)
@@ -292,6 +300,7 @@ class Session:
             "  t3: 9c 8h    enter or correct the pile t3",
             "  show         the layout so far     undo   take back the last line",
             "  start        begin play (when every card is named)     quit   leave (kept)",
+            "  scan P       enter the piles read from photo P (scan cam0: webcam 0)",
             "Face-down cards stay ?? until they turn up; you will be asked for them then.",
         ]
 
@@ -599,6 +608,8 @@ class Session:
             "Commands: undo (u), redo, moves (?), show, hint, help, resign, quit (the game is "
             "kept).",
         ]
+        if not self.seeded_game:
+            out.append("  scan P: name a card that turned up from photo P (scan cam0: webcam 0).")
         if self.seeded_game:
             out.append("Turned-up cards: the recorder says which card should appear; if yours "
                        "differs, type t3=CARD (what you see) to report a dealing error.")
@@ -713,6 +724,102 @@ class Session:
         data.update(self._outcome_data())
         return self._reply(True, "reveal", *lines, board=not self.pending,
                            move=" ".join(texts), data=data)
+
+    # ------------------------------------------------------------------ photos
+    def _scan(self, arg: str) -> Reply:
+        """``scan PHOTO`` / ``scan cam0``: the layout (setup) or a turned-up card (play)."""
+        if not arg:
+            return self._reply(False, "refused", "Say which photo: scan table.jpg (or scan cam0 "
+                               "for webcam 0).")
+        from ..vision.integrate import no_cards_message, parse_source, scan, source_name
+        if self.phase == SETUP or self.pending:
+            pass
+        elif self.seeded_game:
+            return self._reply(False, "refused", "In a seeded game the recorder knows every "
+                               "card: nothing to read from a photo. If a card on the table "
+                               "differs, type t3=CARD (the card you see).")
+        else:
+            return self._reply(False, "refused", "No card is waiting to be named: `scan` "
+                               "enters the layout, or a card when one turns up.")
+        path, camera = parse_source(arg)
+        source = source_name(path, camera)
+        reading = (self.scanner or scan)(path, camera, self.start.variant.key)
+        if not reading["cards"]:
+            return self._reply(False, "refused", no_cards_message(source)[0].upper()
+                               + no_cards_message(source)[1:] + ". Nothing was entered.")
+        if self.phase == SETUP:
+            return self._scan_layout(reading, source)
+        return self._scan_reveal(reading, source)
+
+    def _scan_layout(self, reading, source: str) -> Reply:
+        from ..vision.integrate import layout_plan
+        layout = self.layout
+        assert layout is not None
+        names = self.engine.names
+        plan, todo = layout_plan(reading, layout)
+        for i in list(plan):
+            have = layout.entered[i]
+            if have == plan[i]:
+                del plan[i]
+            elif have:  # typed already, and the photo differs: the player decides
+                todo.append(f"{names[i]}: the photo shows "
+                            + " ".join(self.card(c) for c in plan.pop(i)) + ", you typed "
+                            + " ".join(self.card(c) for c in have) + f" (correct with "
+                            f"{names[i]}: CARDS if needed)")
+        if not plan:
+            return self._reply(False, "refused", f"Nothing entered from {source}.",
+                               *[("  " + t) for t in todo],
+                               "" if layout.complete else layout.instructions())
+        before = {i: list(e) for i, e in layout.entered.items()}
+        undo_before = list(layout._undo)
+        for i, codes in plan.items():
+            res = layout.enter(f"{names[i]}: " + " ".join(code_json(c) for c in codes))
+            if not res.ok:
+                layout.entered, layout._undo = before, undo_before
+                return self._reply(False, "refused", f"The cards read from {source} were "
+                                   f"refused: {res.message}. Nothing was entered; type the "
+                                   f"piles (or retake the photo).", *[("  " + t) for t in todo])
+        layout._undo = undo_before + [before]   # one `undo` takes the whole photo back
+        if not self._save_layout():
+            layout.entered, layout._undo = before, undo_before
+            return self._last_store_error
+        self._refresh_setup()
+        entered = "; ".join(f"{names[i]}: " + " ".join(self.card(c) for c in cs)
+                            for i, cs in plan.items())
+        lines = [f"Read from {source}: {entered}."]
+        if todo:
+            lines.append("Type these yourself (not entered):")
+            lines += ["  " + t for t in todo]
+        if layout.complete:
+            lines.append(f"Every face-up card is named ({layout.total}). Check the layout "
+                         "against the table, then type `start` (or correct a pile: t3: 9c).")
+        else:
+            lines.append(layout.instructions())
+        return self._reply(True, "layout", *lines, board=layout.complete,
+                           data={"scanned": {names[i]: [code_json(c) for c in cs]
+                                             for i, cs in plan.items()}, "to_type": todo})
+
+    def _scan_reveal(self, reading, source: str) -> Reply:
+        from ..vision.integrate import new_cards, uncertain_text
+        new, unsure = new_cards(reading, self.pos)
+        pending = self.pending
+        unsure_text = ("Not read with confidence: " + ", ".join(uncertain_text(d)
+                                                                 for d in unsure) + "."
+                       if unsure else "")
+        if len(new) == 1 and len(pending) == 1:
+            reply = self._reveal_line(code_json(new[0]))
+            reply.lines.insert(0, self._t(f"The photo shows one new card: {self.card(new[0])}."))
+            return reply
+        if not new:
+            why = f"No new card read with confidence in {source}."
+        elif len(new) == 1:
+            why = (f"The photo shows one new card ({self.card(new[0])}), but {len(pending)} "
+                   f"cards turned up.")
+        else:
+            why = (f"{len(new)} cards in {source} are new to the position ("
+                   + " ".join(self.card(c) for c in new) + "): cannot tell which turned up.")
+        return self._reply(False, "refused", why, unsure_text,
+                           "Type the card: " + self._pending_text())
 
     # ------------------------------------------------------------------ reveals (seeded)
     def _turned_text(self) -> str:

@@ -225,10 +225,27 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             if version < SCHEMA_VERSION:
                 if not self.memory:
-                    conn.execute("PRAGMA journal_mode = WAL")
+                    self._enable_wal()
                 self._migrate()
         except sqlite3.Error as exc:
             raise self._error(exc, "open") from None
+
+    def _enable_wal(self) -> None:
+        """Switch to WAL. Two processes opening a new database together can see this pragma
+        fail at once with "locked" (SQLite does not always wait on its busy timeout here),
+        so it is retried for as long as that timeout."""
+        import time
+        conn = self._conn
+        assert conn is not None
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _version(self) -> int:
         """The schema version; 0 for an empty database. Only reads."""

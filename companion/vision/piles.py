@@ -117,7 +117,14 @@ def map_piles(dets, variant_key: str) -> PileReading:
             below = [ys[i] for i in idx if i not in band]
             if below and min(below) - max(ys[i] for i in band) > 5.0:
                 top = band
-        tab = [i for i in idx if i not in top]
+        bottom: list[int] = []
+        if v.key == "golf" and "w" in names:  # Golf's waste lies apart, below the columns
+            ymax = max(ys)
+            band = [i for i in idx if ys[i] > ymax - 3.0]
+            above = [ys[i] for i in idx if i not in band]
+            if above and min(ys[i] for i in band) - max(above) > 5.0:
+                bottom = band
+        tab = [i for i in idx if i not in top and i not in bottom]
         groups = [[tab[k] for k in g] for g in _clusters([xs[i] for i in tab], 2.5)]
         centres = [sum(xs[i] for i in g) / len(g) for g in groups]
         steps = [b - a for a, b in itertools.pairwise(centres) if b - a > 4.0]
@@ -142,6 +149,8 @@ def map_piles(dets, variant_key: str) -> PileReading:
                 _put(out, target, upright[i], names)
             else:
                 out.unplaced.append(upright[i])
+        for i in sorted(bottom, key=lambda i: xs[i]):  # the waste fan, left to right
+            _put(out, "w", upright[i], names)
     else:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
         out.unplaced.extend(upright)

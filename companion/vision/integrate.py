@@ -1,0 +1,218 @@
+"""What other commands do with a photo: `hint --photo`, `verify --photo`, and `play`'s `scan`.
+
+Everything here works on the reading :func:`companion.vision.scan.scan_photo` returns; no
+decision about legality is taken here (the rules engine checks every card entered). A card read
+below the confidence threshold is never used as if it were sure: it is named to the player,
+who types it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from . import VisionError
+
+_CAMERA = re.compile(r"^(?:cam|camera)\s*([0-9]{1,2})$")
+
+
+def parse_source(text: str) -> tuple[str | None, int | None]:
+    """``cam0`` / ``camera 1`` -> (None, N); anything else is a file name."""
+    t = text.strip()
+    m = _CAMERA.match(t.lower())
+    if m:
+        return None, int(m.group(1))
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        t = t[1:-1]
+    return t, None
+
+
+def scan(photo=None, camera=None, variant=None, threshold=None) -> dict:
+    """:func:`companion.vision.scan.scan_photo`, with a clear error when the photo reading
+    packages are missing."""
+    try:
+        from .scan import scan_photo
+        return scan_photo(photo, camera, variant, threshold=threshold)
+    except ImportError as exc:
+        raise VisionError(f"photo reading is unavailable: {exc.name or exc} is not installed "
+                          f"(pip install opencv-python-headless numpy pillow)") from None
+
+
+def _label(d) -> str:
+    from ..cards import code_text
+    return code_text(d.code, False)
+
+
+def uncertain_text(d) -> str:
+    """``8h? (low confidence, 40%)``: an uncertain reading as the player sees it."""
+    return f"{_label(d)}? ({d.note or 'low confidence'}, {d.confidence:.0%})"
+
+
+def where(reading) -> dict:
+    """Detection id -> pile name, for the cards the pile mapping placed."""
+    piles = reading.get("piles")
+    if piles is None:
+        return {}
+    return {id(d): name for name, ds in piles.piles.items() for d in ds}
+
+
+def no_cards_message(source: str) -> str:
+    return (f"no cards found in {source}: photograph the layout from above, in even light, with "
+            f"the card corners in view")
+
+
+def source_name(photo, camera) -> str:
+    return f"camera {camera}" if camera is not None else str(photo)
+
+
+# ------------------------------------------------------------------------------ hint --photo
+
+def photo_position(reading, source: str):
+    """The position read from a photo, for the solver. Raises VisionError when there is none,
+    or when a card could only be guessed (the player must check it: never guess silently).
+    Returns (position, warnings)."""
+    if not reading["cards"]:
+        raise VisionError(no_cards_message(source))
+    piles = reading["piles"]
+    if piles is None:
+        raise VisionError(f"{source}: no variant to read the piles with (give VARIANT)")
+    unsure = [(name, d) for name, ds in piles.piles.items() for d in ds if d.uncertain]
+    if unsure:
+        listing = ", ".join(f"{name}: {uncertain_text(d)}" for name, d in unsure)
+        raise VisionError(
+            f"{source}: {len(unsure)} card{'s' if len(unsure) != 1 else ''} could not be read "
+            f"with confidence ({listing}). Retake the photo (closer, in even light), or save the "
+            f"reading with `companion scan {source} --variant {piles.variant} --json`, correct "
+            f"the position and give it with --position")
+    if piles.position is None:
+        raise VisionError(f"{source}: the cards read do not form a {piles.variant} position: "
+                          + "; ".join(piles.problems or ["no pile recognised"]))
+    pos = piles.position
+    missing = sorted({pos.engine.names[i] for i, _ in pos.pending_reveals()},
+                     key=pos.engine.names.index)
+    if missing:
+        raise VisionError(f"{source}: no face-up card found on {', '.join(missing)}: retake the "
+                          f"photo with every pile in view (or type the position: `companion "
+                          f"play {piles.variant} --physical`)")
+    warnings = [p for p in piles.problems if "uncertain" not in p]
+    if any(pos.down[i] for i, n in enumerate(pos.engine.names) if n != "s"):
+        warnings.append("face-down cards are counted as dealt (card backs are not counted "
+                        "yet): after play has turned cards up, give the position with "
+                        "--position instead")
+    if piles.unplaced:
+        warnings.append(f"{len(piles.unplaced)} card(s) read but not placed in a pile")
+    return pos, warnings
+
+
+# ------------------------------------------------------------------------------ verify --photo
+
+def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
+    """The photographed layout against a seeded deal, pile by pile (the piles the player lays
+    out and the typed form checks: not the stock, waste or foundations). Same report shape as
+    the typed form, with ``uncertain`` (cards read without confidence: not checked) and
+    ``unread`` (cards of the deal not found in the photo)."""
+    from ..cards import code_json, code_text
+    from ..record.layout import place_text
+    eng = deal_pos.engine
+    names = eng.names
+    skip = set(eng.Fset) | {eng.S, eng.W, eng.X}
+    piles = reading["piles"].piles if reading["piles"] is not None else {}
+    mismatches, problems, unsure, unread = [], [], [], []
+    checked = 0
+
+    def mismatch(i, k, found):
+        want = deal_pos.piles[i][k]
+        return {"pile": names[i], "height": k,
+                "place": place_text(names, i, k, len(deal_pos.piles[i])),
+                "expected": code_json(want), "found": code_json(found),
+                "expected_text": code_text(want, symbols), "found_text": code_text(found, symbols)}
+
+    for i, name in enumerate(names):
+        if i in skip:
+            continue
+        down = deal_pos.down[i]
+        slots = list(range(down, len(deal_pos.piles[i])))
+        if not slots:
+            continue
+        dets = piles.get(name, [])
+        want = [deal_pos.piles[i][k] for k in slots]
+        got = [d.code for d in dets]
+        if len(got) == len(want):
+            pairs = list(zip(slots, dets, strict=True))
+            extra = []
+        else:
+            pairs, extra = [], []
+            sm = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
+            for tag, a0, a1, b0, b1 in sm.get_opcodes():
+                if tag == "equal" or (tag == "replace" and a1 - a0 == b1 - b0):
+                    pairs += list(zip(slots[a0:a1], dets[b0:b1], strict=True))
+                    continue
+                for k in slots[a0:a1]:
+                    unread.append(place_text(names, i, k, len(deal_pos.piles[i])))
+                extra += dets[b0:b1]
+        for k, d in pairs:
+            if d.uncertain:
+                unsure.append({"place": place_text(names, i, k, len(deal_pos.piles[i])),
+                               "read": code_json(d.code), "confidence": round(d.confidence, 3),
+                               "text": f"{place_text(names, i, k, len(deal_pos.piles[i]))}: "
+                                       f"{uncertain_text(d)}"})
+                continue
+            checked += 1
+            if d.code != deal_pos.piles[i][k]:
+                mismatches.append(mismatch(i, k, d.code))
+        for d in extra:
+            mark = "?" if d.uncertain else ""
+            problems.append(f"{name}: {code_text(d.code, symbols)}{mark} read in the photo, "
+                            f"beyond the {len(want)} face-up card{'s' if len(want) != 1 else ''}"
+                            f" the deal puts there")
+    mapped = {id(d) for ds in piles.values() for d in ds}
+    loose = [d for d in reading["cards"] if id(d) not in mapped and not d.uncertain]
+    if loose and reading["piles"] is not None and reading["piles"].unplaced:
+        problems.append(f"{len(loose)} card(s) read but not placed in a pile: "
+                        + " ".join(code_text(d.code, symbols) for d in loose))
+    return {"checked": checked, "mismatches": mismatches, "missing": unread,
+            "problems": problems, "uncertain": unsure}
+
+
+# ------------------------------------------------------------------------------ play: scan
+
+def layout_plan(reading, layout) -> tuple[dict[int, list[int]], list[str]]:
+    """For a layout being entered (:class:`companion.record.layout.LayoutEntry`): the piles
+    whose face-up cards were all read with confidence (pile index -> codes, bottom to top),
+    and a line for each pile the player must type (uncertain cards, or not the right count)."""
+    piles = reading["piles"]
+    got = piles.piles if piles is not None else {}
+    plan: dict[int, list[int]] = {}
+    todo: list[str] = []
+    for i in layout.order:
+        name = layout.names[i]
+        dets = got.get(name, [])
+        need = layout.need(i)
+        if not dets:
+            todo.append(f"{name}: not found in the photo")
+            continue
+        unsure = [d for d in dets if d.uncertain]
+        if unsure:
+            todo.append(f"{name}: " + ", ".join(uncertain_text(d) for d in unsure)
+                        + " could not be read with confidence")
+            continue
+        if len(dets) != need:
+            todo.append(f"{name}: read {len(dets)} card{'s' if len(dets) != 1 else ''} ("
+                        + " ".join(_label(d) for d in dets) + f"), it shows {need}")
+            continue
+        plan[i] = [d.code for d in dets]
+    return plan, todo
+
+
+def new_cards(reading, pos) -> tuple[list[int], list]:
+    """Cards read with confidence that the position does not know yet (each code as often as
+    it is new), and the uncertain readings."""
+    from collections import Counter
+
+    from ..cards import UNKNOWN
+    known = Counter(c for p in pos.piles for c in p if c != UNKNOWN)
+    seen = Counter(d.code for d in reading["cards"] if not d.uncertain)
+    new = []
+    for c, n in seen.items():
+        new += [c] * max(0, n - known[c])
+    return sorted(new), [d for d in reading["cards"] if d.uncertain]
