@@ -19,9 +19,14 @@ search adds the following, each derived from the variant's *data* (its pieces), 
   such a pass ends the game loses no win by this reordering.)
 * **move ordering**: foundation moves, moves that turn up a face-down card, uncover a card the
   foundations want, empty a pile or bring a card into play first; foundation-to-tableau moves
-  last. A first, narrow pass (40 % of the budget) leaves out moves that split a run without
-  freeing a wanted card and cards coming back from the foundations: a win it finds is a win,
-  its "lost" is not trusted, and the full search follows;
+  last. First, narrow looks leave out moves that split a run without freeing a wanted card
+  and cards coming back from the foundations: a short depth-first one (to 10 % of the
+  budget: easy wins at once), then a best-first one (to 60 %: the harder wins). A win they
+  find is a win, their "lost" is not trusted, and the full search follows;
+* **moves that lead nowhere new** are left out before they are played: the reverse of the
+  tableau move just made (when it turned nothing up), and a move into a second space when
+  the spaces are interchangeable. The stock scan's result is kept for each probe (talon,
+  top cards, foundations), so a probe seen before is not scanned again;
 * **budgets** of time, nodes and memory (an estimate of the table's size).
 
 Depth-first is the default; ``strategy="best"`` expands the most advanced position first.
@@ -223,20 +228,23 @@ class Knowledge:
 
     # -- canonical key --------------------------------------------------------------------------
     def key(self, pos) -> bytes:
-        piles, down = pos.piles, pos.down
+        # Each pile is its card codes (all below 128) and then one byte of 128 + its
+        # face-down count, which ends it; the number of piles is fixed, so the joined
+        # bytes name one position (up to the symmetries) and are cheap to build.
+        piles, down, ends = pos.piles, pos.down, _ENDS
         sort_t = self.sort_tableau or (self.sort_tableau_when_stock_empty and not piles[self.S])
         if sort_t:
-            parts = sorted([bytes((down[i], len(piles[i]), *piles[i])) for i in self.T])
+            parts = sorted([bytes(piles[i]) + ends[down[i]] for i in self.T])
             rest = self.fixed
         else:
             parts = []
             rest = self.fixed_all
         for grp in self.f_groups:
-            parts.extend(sorted([bytes((len(piles[i]), *piles[i])) for i in grp]))
+            parts.extend(sorted([bytes(piles[i]) + ends[down[i]] for i in grp]))
         sink = self.sink
         for i in rest:
             p = piles[i] if i != sink else piles[i][-1:]
-            parts.append(bytes((down[i], len(p), *p)))
+            parts.append(bytes(p) + ends[down[i]])
         parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255), pos.idle)))
         return b"".join(parts)
 
@@ -348,6 +356,9 @@ class Knowledge:
         return 20
 
 
+_ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
+
+
 @cache
 def knowledge(variant) -> Knowledge:
     return Knowledge(variant)
@@ -417,27 +428,39 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     kn = knowledge(pos.variant)
     if not kn.narrowable:
         return _search(pos, limits, prefer, stop, short, strategy, False)
-    # First a quick look for a win among the likelier moves (no run is split unless that
-    # frees a card for the foundations, no card comes back from them): its "lost" proves
-    # nothing, so then the whole search, with what is left of the budget.
+    # First quick looks for a win among the likelier moves (no run is split unless that
+    # frees a card for the foundations, no card comes back from them): a short depth-first
+    # one (easy wins), then a best-first one (harder wins). Their "lost" proves nothing, so
+    # then the whole search, with what is left of the budget.
     start = time.perf_counter()
-    first = Limits(None if limits.seconds is None else limits.seconds * NARROW_SHARE,
-                   None if limits.nodes is None else max(1, int(limits.nodes * NARROW_SHARE)),
-                   limits.memory_mb)
-    r = _search(pos, first, prefer, stop, short, strategy, True)
-    if r.verdict == WON:
-        return r
+    phases = NARROW_PHASES if strategy == "depth" else ((strategy, NARROW_PHASES[-1][1]),)
+    nodes = 0
+    for how, share in phases:
+        spent = time.perf_counter() - start
+        part = Limits(None if limits.seconds is None else
+                      max(limits.seconds * share - spent, 0.001),
+                      None if limits.nodes is None else max(1, int(limits.nodes * share) - nodes),
+                      limits.memory_mb)
+        r = _search(pos, part, prefer, stop, short, how, True)
+        nodes += r.nodes
+        if r.verdict == WON:
+            r.nodes = nodes
+            r.seconds = time.perf_counter() - start
+            return r
+        if r.verdict == LOST:  # the narrow space is exhausted: no other look can win there
+            break
     spent = time.perf_counter() - start
     rest = Limits(None if limits.seconds is None else max(limits.seconds - spent, 0.001),
-                  None if limits.nodes is None else max(1, limits.nodes - r.nodes),
+                  None if limits.nodes is None else max(1, limits.nodes - nodes),
                   limits.memory_mb)
     r2 = _search(pos, rest, prefer, stop, short, strategy, False)
-    r2.nodes += r.nodes
+    r2.nodes += nodes
     r2.seconds = time.perf_counter() - start
     return r2
 
 
-NARROW_SHARE = 0.4
+# The narrow looks and the share of the whole budget each may have used by its end.
+NARROW_PHASES = (("depth", 0.1), ("best", 0.6))
 
 
 def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
@@ -494,23 +517,79 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
                 piles[i] = piles[i][-1:]
         return q
 
-    def children(ms, root=False):
+    others = tuple(i for i in range(len(work.piles)) if i not in kn.Tset)
+    scans: dict = {}
+
+    def scan_talon(scan, stock):
+        """Turn the stock of ``scan`` (a probe, changed) through one cycle: the moves that
+        use the stock or the waste on the way, scored, each with the turns before it."""
+        out = []
+        start_talon = (scan.piles[S], scan.piles[W])
+        k = 0
+        while True:
+            scan.push_raw(stock)
+            k += 1
+            if scan.is_blocked():
+                break
+            nxt = None
+            for m in scan.raw_moves():
+                if m[0] == STOCK:
+                    nxt = m
+                elif m[1] in (S, W) or m[3] in (S, W):
+                    out.append((-kn.score(scan, m), k, (stock,) * k + (m,)))
+            if nxt is None or (scan.piles[S], scan.piles[W]) == start_talon:
+                break
+            stock = nxt
+        return out
+
+    Tset = kn.Tset
+    spaces_alike = kn.sort_tableau
+
+    def children(ms, root=False, back=None):
         """The moves to try here, best first, each a sequence of raw moves: a move, or the
-        stock turned k times and then a move that uses the stock or the waste."""
+        stock turned k times and then a move that uses the stock or the waste. ``back``: a
+        move that leads straight back to a position already searched (the reverse of the
+        move that led here), left out; so is a move into a second space when the spaces
+        are interchangeable (it leads to a mirror of the move into the first)."""
         nonlocal won_line
         scored = []
         stock = None
         need = kn.needed(work) if kn.f_accepts else frozenset()
+        piles = work.piles
+        space = None
         for m in ms:
             if m[0] == STOCK:
                 stock = m
-            elif not narrow or not kn.unlikely(work, m, need):
+                continue
+            if m == back:
+                continue
+            if spaces_alike and m[0] == MOVE and m[3] in Tset and not piles[m[3]]:
+                if space is None:
+                    space = m[3]
+                elif m[3] != space:
+                    continue
+            if not narrow or not kn.unlikely(work, m, need):
                 scored.append((-kn.score(work, m, need), 0, (m,)))
         if stock is not None:
             if not kn.macro:
                 scored.append((-kn.score(work, stock), 0, (stock,)))
+            elif kn.probe:
+                # The scan's result is a function of the probe (the talon, the top cards,
+                # the foundations): look it up before turning the stock again.
+                piles, down = work.piles, work.down
+                ck = (tuple([(p[-1], down[i] >= len(p)) if p else None for i in T for p in
+                             (piles[i],)]),
+                      tuple([piles[i] for i in others]), tuple([down[i] for i in others]),
+                      work.pass_no, work.idle)
+                got = scans.get(ck)
+                if got is None:
+                    got = scan_talon(probe_of(work), stock)
+                    if len(scans) > 50_000:  # a bound on the memory it takes
+                        scans.clear()
+                    scans[ck] = got
+                scored.extend(got)
             else:
-                scan = probe_of(work) if kn.probe else work
+                scan = work
                 start_talon = (scan.piles[S], scan.piles[W])
                 k = 0
                 while True:
@@ -604,6 +683,10 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
             continue
         fr[1] = i + 1
         seq = moves[i]
+        m = seq[0]
+        flat = (len(seq) == 1 and m[0] == MOVE and m[1] in Tset and m[3] in Tset)
+        if flat:
+            state = (work.down[m[1]], work.pass_no, work.idle)
         for m in seq:
             work.push_raw(m)
         # Seen before (the safe moves from here are the same as last time): skip at once,
@@ -629,7 +712,13 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
                 work.pop()
             continue
         nodes += 1
-        kids = children(ms)
+        # The reverse of a move between two tableau piles that turned nothing up and
+        # changed no pass state (and no safe move followed) leads back to the position
+        # before it, which is searched already.
+        back = None
+        if flat and k == 1 and state == (work.down[m[1]], work.pass_no, work.idle):
+            back = (MOVE, m[3], m[2], m[1])
+        kids = children(ms, back=back)
         if won_line is not None:
             return result(WON, f"won after searching {nodes} positions", won_line)
         frames.append([kids, 0, k])

@@ -103,3 +103,25 @@ def small_golf(rng: random.Random) -> Position:
     piles["s"] = (" ".join(CARDS[c].text(False) for c in cards[k:k + ns]), ns)
     piles["w"] = CARDS[cards[k + ns]].text(False)
     return made("golf", piles)
+
+
+def small_streets(rng: random.Random, low: int = 9, nrows=(6, 8)) -> Position:
+    """A random late Streets and Alleys position: foundations partly built, the other cards
+    spread over the eight rows, some rows empty (spaces)."""
+    heights = [rng.randint(low, 13) for _ in range(4)]
+    piles: dict = {}
+    rest = []
+    for s in range(4):
+        if heights[s]:
+            piles[f"f{s + 1}"] = " ".join(CARDS[s * 13 + r].text(False)
+                                          for r in range(heights[s]))
+        rest += [s * 13 + r for r in range(heights[s], 13)]
+    rng.shuffle(rest)
+    rows = rng.sample(range(8), rng.randint(nrows[0], nrows[1]))
+    cols: dict[int, list[int]] = {r: [] for r in rows}
+    for c in rest:
+        cols[rng.choice(rows)].append(c)
+    for r, col in cols.items():
+        if col:
+            piles[f"t{r + 1}"] = " ".join(CARDS[c].text(False) for c in col)
+    return made("streets-and-alleys", piles)
