@@ -532,10 +532,10 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
             if scan.is_blocked():
                 break
             nxt = None
-            for m in scan.raw_moves():
+            for m in scan.engine.gen_talon(scan):  # only the stock and waste moves
                 if m[0] == STOCK:
                     nxt = m
-                elif m[1] in (S, W) or m[3] in (S, W):
+                else:
                     out.append((-kn.score(scan, m), k, (stock,) * k + (m,)))
             if nxt is None or (scan.piles[S], scan.piles[W]) == start_talon:
                 break

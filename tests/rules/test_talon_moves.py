@@ -1,0 +1,31 @@
+"""Engine.gen_talon: exactly the stock and waste moves of the full generator, in its order."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.rules import deal, variant_keys
+from companion.rules.engine import STOCK
+
+
+def _talon_of_full_gen(pos):
+    eng = pos.engine
+    S, W = eng.S, eng.W
+    return [m for m in pos.raw_moves() if m[0] == STOCK or m[1] in (S, W) or m[3] in (S, W)]
+
+
+@pytest.mark.parametrize("key", [k for k in variant_keys() if deal(k, 1).engine.S >= 0])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
+def test_talon_moves_match_the_full_generator(key, seed, rng):
+    pos = deal(key, seed)
+    for _ in range(120):
+        assert pos.engine.gen_talon(pos) == _talon_of_full_gen(pos)
+        moves = pos.raw_moves()
+        if not moves or pos.is_won():
+            break
+        # lean on the stock so that many positions have a waste to look at
+        stock = [m for m in moves if m[0] == STOCK]
+        pos.push_raw(stock[0] if stock and rng.random() < 0.5 else rng.choice(moves))
