@@ -6,17 +6,8 @@ import json
 
 import pytest
 
-from companion.cli import COMMANDS, main
+from companion.cli import COMMANDS
 from companion.rules import Position, deal, variant_keys
-
-
-@pytest.fixture
-def run(capsys):
-    def _run(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
 
 
 def test_help_lists_every_command(run):

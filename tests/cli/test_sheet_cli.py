@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cli import main
 from companion.rules import variant_keys
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is a test dependency: pip install -e '.[test]'")
-
-
-@pytest.fixture
-def run(capsys):
-    def _run(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
 
 
 def _pages(path) -> list[str]:

@@ -6,17 +6,7 @@ import json
 
 import pytest
 
-from companion.cli import main
 from companion.rules import deal
-
-
-@pytest.fixture
-def run(capsys):
-    def _run(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
 
 
 def test_solve_prints_a_line_that_check_accepts(run, tmp_path):
