@@ -524,7 +524,9 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
         """Turn the stock of ``scan`` (a probe, changed) through one cycle: the moves that
         use the stock or the waste on the way, scored, each with the turns before it."""
         out = []
-        start_talon = (scan.piles[S], scan.piles[W])
+        # The talon's state counts its face-down cards too: Pyramid's first `s` only turns
+        # the top stock card up in place, leaving the stock and waste tuples as they were.
+        start_talon = (scan.piles[S], scan.piles[W], scan.down[S])
         k = 0
         while True:
             scan.push_raw(stock)
@@ -537,7 +539,7 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
                     nxt = m
                 else:
                     out.append((-kn.score(scan, m), k, (stock,) * k + (m,)))
-            if nxt is None or (scan.piles[S], scan.piles[W]) == start_talon:
+            if nxt is None or (scan.piles[S], scan.piles[W], scan.down[S]) == start_talon:
                 break
             stock = nxt
         return out
@@ -590,7 +592,7 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
                 scored.extend(got)
             else:
                 scan = work
-                start_talon = (scan.piles[S], scan.piles[W])
+                start_talon = (scan.piles[S], scan.piles[W], scan.down[S])
                 k = 0
                 while True:
                     scan.push_raw(stock)
@@ -607,7 +609,7 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
                             nxt = m
                         elif m[1] in (S, W) or m[3] in (S, W):
                             scored.append((-kn.score(scan, m), k, (stock,) * k + (m,)))
-                    if nxt is None or (scan.piles[S], scan.piles[W]) == start_talon:
+                    if nxt is None or (scan.piles[S], scan.piles[W], scan.down[S]) == start_talon:
                         break
                     stock = nxt
                 if scan is work:

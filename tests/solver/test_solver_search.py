@@ -186,3 +186,18 @@ def test_a_rule_the_solver_does_not_know_turns_its_shortcuts_off(monkeypatch):
     monkeypatch.setitem(search._KNOWN, "Stock", {"deal", "draw", "no_empty_tableau", "turn_up"})
     kn = search.Knowledge(v)
     assert not (kn.auto or kn.sort_tableau or kn.macro)
+
+
+def test_pyramid_turned_stock_card_is_not_mistaken_for_a_full_cycle():
+    # Pyramid's first `s` only turns the stock's top card up in place: the stock scan must
+    # not take that for a whole cycle (it once "proved" every Pyramid deal lost).
+    from companion.rules import deal as _deal
+    from companion.solver.search import Limits as _Limits
+    from companion.solver.search import solve as _solve
+    for seed in (1, 2, 5):
+        r = _solve(_deal("pyramid", seed), _Limits(seconds=None, nodes=50_000))
+        assert r.verdict == "won"
+        pos = _deal("pyramid", seed)
+        for m in r.moves:
+            pos.play(m)
+        assert pos.is_won()
