@@ -89,8 +89,38 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
         click.get_current_context().exit(1)
 
 
+class VariantOrGame(click.ParamType):
+    """A variant's key or alias, or a saved game's id (digits only: no variant is a number).
+
+    Converts to ``("variant", key)`` or ``("game", id)``."""
+
+    name = "VARIANT|ID"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        text = str(value).strip()
+        if text.isdigit():
+            gid = int(text)
+            if gid < 1:
+                self.fail("game ids start at 1: `companion games` lists the saved games",
+                          param, ctx)
+            return ("game", gid)
+        from ..errors import VariantError
+        from ..rules import find_variant
+        try:
+            return ("variant", find_variant(text))
+        except VariantError as exc:
+            close = (" Did you mean: " + ", ".join(exc.suggestions) + "?") \
+                if exc.suggestions else ""
+            self.fail(f"{text!r} is neither a variant nor a saved game's id.{close} "
+                      f"`companion variants` lists the variants (companion hint klondike "
+                      f"--seed 42); `companion games` lists the saved games by id "
+                      f"(companion hint 3).", param, ctx)
+
+
 @click.command()
-@click.argument("variant", type=VARIANT)
+@click.argument("target", type=VariantOrGame(), metavar="VARIANT|ID")
 @click.option("--seed", type=SEED, help="The seeded deal N.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False),
               help="A position in its JSON form (typed in, or read from a photo).")
@@ -99,9 +129,13 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
 @click.option("--after", multiple=True, metavar="MOVES",
               help="Moves to play first, separated by commas.")
 @option_flag
+@click.option("--db", "db", type=click.Path(dir_okay=False), metavar="PATH",
+              help="With a game ID: the game database (default: $COMPANION_DB, else "
+                   "games.sqlite3 in your user data folder).")
 @click.option("--peek", is_flag=True,
               help="Use the face-down cards and the stock order (a seeded deal knows them): "
-                   "an exact verdict, but not what a player at the table knows.")
+                   "an exact verdict, but not what a player at the table knows. Not for a "
+                   "deck you shuffled yourself.")
 @click.option("--samples", type=int, default=10, show_default=True, callback=_positive,
               help="Deals of the unseen cards to try (without --peek).")
 @click.option("--timeout", type=float, default=1.0, show_default=True, callback=_positive,
@@ -109,15 +143,24 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
 @click.option("--seed-samples", "rng_seed", type=int, default=None, hidden=True)
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def hint(variant, seed, position_file, photo, after, options, peek, samples, timeout, rng_seed,
-         as_json):
-    """The best next move in a game of VARIANT, with its reason and a verdict.
+def hint(target, seed, position_file, photo, after, options, db, peek, samples, timeout,
+         rng_seed, as_json):
+    """The best next move, with its reason and a verdict: in a game of VARIANT,
+    or in the saved game ID (as `companion play` recorded it).
 
     The hint never looks at cards you have not seen: face-down cards and the
     stock's order are dealt at random many times (samples), each sample is
     solved, and the move that wins in most samples is suggested, with the
-    estimated chance. --peek solves the real deal instead (exact, and says so).
-    In an open game (nothing face down) the verdict is always exact.
+    estimated chance. --peek solves the real deal instead (exact, and says so);
+    a game from a deck you shuffled yourself has nothing to peek at. In an
+    open game (nothing face down) the verdict is always exact. When the budget
+    allows, the reason says when the move is the only one that keeps the game
+    winnable (proved: every other move loses), or the only one that won in any
+    sample.
+
+    A saved game's ID (`companion games` lists them) gives the hint for the
+    position you reached, from the moves and cards you recorded; the game
+    itself is only read, never changed.
 
     --photo reads the position from a photo of the table (as `companion scan`
     does); a card that cannot be read with confidence stops the hint and is
@@ -125,6 +168,8 @@ def hint(variant, seed, position_file, photo, after, options, peek, samples, tim
 
     \b
     Examples:
+      companion hint 3                      # saved game 3, where you left it
+      companion hint 3 --peek --timeout 10  # a seeded game: solve the real deal
       companion hint klondike --seed 42 --after 't1 t7, s'
       companion hint klondike --position table.json --samples 20
       companion hint golf --photo table.jpg
@@ -133,11 +178,19 @@ def hint(variant, seed, position_file, photo, after, options, peek, samples, tim
     """
     from ..solver.hints import hint as make_hint
     from ..solver.search import SolverError
-    if photo is not None:
-        pos = _photo_position(variant, seed, position_file, photo, parse_options(options),
+    kind, value = target
+    header, extra = None, {}
+    if kind == "game":
+        pos, header, extra = _game_position(value, db, seed, position_file, photo, options,
+                                            peek)
+    elif db is not None:
+        raise click.UsageError(f"--db goes with a saved game's id (companion hint 3 --db "
+                               f"{db}); {value} is a variant")
+    elif photo is not None:
+        pos = _photo_position(value, seed, position_file, photo, parse_options(options),
                               as_json)
     else:
-        pos = start_position(variant, seed, position_file, parse_options(options))
+        pos = start_position(value, seed, position_file, parse_options(options))
     if _after(pos, after) is None:
         click.get_current_context().exit(1)
     d = display()
@@ -147,9 +200,43 @@ def hint(variant, seed, position_file, photo, after, options, peek, samples, tim
     except SolverError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        echo_json({"variant": pos.variant.key, "seed": pos.seed, **h.to_json()})
+        echo_json({**extra, "variant": pos.variant.key, "seed": pos.seed, **h.to_json()})
         return
+    if header:
+        click.echo(d.text(header))
     click.echo(d.text(h.text()))
+    if kind == "game" and h.move is None and pos.pending_reveals():
+        click.echo(f"`companion resume {value}` goes on with the game and asks for it.")
+
+
+def _game_position(gid, db, seed, position_file, photo, options, peek):
+    """The position saved game ``gid`` has reached, read (never written) from the store:
+    (position, header line, JSON fields)."""
+    from ..record.games import load_game
+    from ..record.store import open_store
+    from .play_cmds import _title
+    given = [name for name, v in (("--seed", seed), ("--position", position_file),
+                                  ("--photo", photo)) if v is not None]
+    if options:
+        given.append("--option")
+    if given:
+        raise click.UsageError(f"game {gid} is a saved game: it knows its deal and its "
+                               f"options, so leave out {', '.join(given)}")
+    with open_store(db, create=False) as store:
+        game = load_game(store, gid)
+    row = game.row
+    if peek and row.seed is None:
+        raise click.UsageError(
+            f"--peek cannot look at game {gid}'s hidden cards: it was dealt from a deck you "
+            f"shuffled yourself, so nobody knows its face-down cards or the stock's order "
+            f"(the recorder knows only the cards you named). Leave out --peek: the hint then "
+            f"deals the unseen cards at random many times.")
+    pos = game.position()
+    name = f" ({row.name})" if row.name else ""
+    n = row.moves
+    header = (f"Game {gid}{name}: {_title(game.variant, row.seed)}, after {n} "
+              f"move{'s' if n != 1 else ''} ({row.status}).")
+    return pos, header, {"game": gid, "moves_played": n, "status": row.status}
 
 
 def _photo_position(variant, seed, position_file, photo, options, as_json):

@@ -12,6 +12,12 @@ move that wins in the most samples is the hint. Its share of samples is the esti
 
 With ``peek=True`` (or when nothing is hidden, as in an open game) the one real position is
 solved and the verdict is exact: won (with a winning line) or proved lost, or unknown.
+
+When the suggested move wins and the budget allows, the other legal moves are checked too: if
+every one of them is proved lost, the reason says the move is "the only move that keeps the
+game winnable". With samples, the weaker "the only move that won in any sample" is said only
+when every sample was decided and, in each sample the move won, every other move was proved
+lost there. Neither is ever said without those proofs.
 """
 
 from __future__ import annotations
@@ -47,13 +53,21 @@ class Hint:
     peeked: bool = False
     line: list[str] = field(default_factory=list)
     """With peek (or an open game) and a win: the whole winning line."""
+    only: str | None = None
+    """Why the move stands alone: ``legal`` (no other legal move), ``winnable`` (every other
+    legal move proved lost: exact verdicts only), ``samples`` (every other move proved lost
+    in every sample the move won, and every sample decided); None otherwise."""
+    others_lost: int = 0
+    """With ``only`` = ``winnable`` or ``samples``: how many other legal moves were proved
+    lost."""
     seconds: float = 0.0
 
     def to_json(self) -> dict:
         return {"move": self.move, "reason": self.reason, "verdict": self.verdict,
                 "basis": self.basis, "chance": self.chance, "samples": self.samples,
                 "wins": self.wins, "undecided": self.undecided, "peeked": self.peeked,
-                "line": self.line, "seconds": round(self.seconds, 3)}
+                "line": self.line, "only": self.only, "others_lost": self.others_lost,
+                "seconds": round(self.seconds, 3)}
 
     def text(self) -> str:
         if self.move is None:
@@ -124,6 +138,42 @@ def describe(pos, m, symbols: bool = True) -> str:
         move_effect(eng, m, pos.piles, pos.down)
 
 
+ONLY_WORDS = {
+    "legal": "the only legal move",
+    "winnable": "the only move that keeps the game winnable",
+    "samples": "the only move that won in any sample",
+}
+
+
+def _reason(pos, m, symbols: bool, only: str | None) -> str:
+    what = describe(pos, m, symbols)
+    return f"{what}; {ONLY_WORDS[only]}" if only else what
+
+
+def others_lost(pos, best, deadline: float) -> int | None:
+    """How many legal moves of ``pos`` (every card known) other than ``best`` there are, when
+    each one is proved lost before ``deadline`` (a ``time.perf_counter()`` value); None as
+    soon as one of them wins or is not decided in time: nothing is claimed without a proof."""
+    kn = knowledge(pos.variant)
+    others = [m for m in pos.raw_moves() if m != best]
+    # The likeliest winners first: one win ends the check at once.
+    others.sort(key=lambda m: -kn.score(pos, m))
+
+    def stop() -> bool:
+        return time.perf_counter() > deadline
+
+    for m in others:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+        q = pos.copy()
+        q.push_raw(m)
+        r = solve(q, Limits(seconds=left), stop=stop, short=False)
+        if r.verdict != LOST:
+            return None
+    return len(others)
+
+
 # -- the hint ------------------------------------------------------------------------------------------
 
 def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
@@ -153,20 +203,34 @@ def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
 def _exact(pos, seconds, start, peek, symbols) -> Hint:
     r = solve(pos, Limits(seconds=seconds))
     what = "--peek: every card known" if peek else "nothing is hidden"
+    alone = "legal" if len(pos.raw_moves()) == 1 else None
     if r.verdict == WON:
         m = r.raw[0]
         basis = f"Won: a winning line of {len(r.moves)} moves follows ({what})."
-        return Hint(r.moves[0], describe(pos, m, symbols), WON, basis, chance=1.0,
-                    peeked=peek, line=r.moves, seconds=time.perf_counter() - start)
+        lost = 0
+        if alone is None:
+            # Within what is left of the budget: is every other move a proved loss?
+            n = others_lost(pos, m, start + seconds)
+            if n is not None:
+                alone, lost = "winnable", n
+                basis = (f"Won: a winning line of {len(r.moves)} moves follows, and "
+                         f"{_others(n)} was proved lost ({what}).")
+        return Hint(r.moves[0], _reason(pos, m, symbols, alone), WON, basis, chance=1.0,
+                    peeked=peek, line=r.moves, only=alone, others_lost=lost,
+                    seconds=time.perf_counter() - start)
     m = _heuristic_move(pos)
     if r.verdict == LOST:
         basis = (f"Lost: no line wins ({r.states} positions searched, {what}); "
                  f"this move keeps the most options.")
-        return Hint(pos.engine.text(m), describe(pos, m, symbols), LOST, basis, chance=0.0,
-                    peeked=peek, seconds=time.perf_counter() - start)
+        return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), LOST, basis,
+                    chance=0.0, peeked=peek, only=alone, seconds=time.perf_counter() - start)
     basis = f"Unknown: the search ran out of time after {r.nodes} positions ({what})."
-    return Hint(pos.engine.text(m), describe(pos, m, symbols), UNKNOWN_VERDICT, basis,
-                peeked=peek, seconds=time.perf_counter() - start)
+    return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), UNKNOWN_VERDICT, basis,
+                peeked=peek, only=alone, seconds=time.perf_counter() - start)
+
+
+def _others(n: int) -> str:
+    return "the other legal move" if n == 1 else f"each of the {n} other legal moves"
 
 
 def _heuristic_move(pos):
@@ -185,6 +249,7 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
     won_any = undecided = 0
     deadline = start + seconds * 1.5
     done = 0
+    won_samples = []  # the samples won, to check the other moves in them afterwards
     for _ in range(k):
         q = sample(pos, slots, pool, rng)
         prefer = [m for m, _ in votes.most_common()]
@@ -194,6 +259,7 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
         if r.verdict == WON:
             won_any += 1
             votes[r.raw[0]] += 1
+            won_samples.append(q)
         elif r.verdict == UNKNOWN_VERDICT:
             undecided += 1
         if time.perf_counter() > deadline:
@@ -216,7 +282,20 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
     if won_any == 0 and undecided == 0:
         basis = f"None of {done} {what} wins: the game looks lost; this move keeps the " \
                 f"most options."
+    alone, lost = ("legal" if len(legal) == 1 else None), 0
+    if alone is None and wins and not undecided and len(votes) == 1:
+        # Every sample was decided and only this move ever came first in a win; say it is
+        # the only one that won only if every other move is proved lost in each sample it
+        # won (a sample lost as a whole is lost whatever the move).
+        n = None
+        for q in won_samples:
+            n = others_lost(q, m, deadline)
+            if n is None:
+                break
+        if n is not None:
+            alone, lost = "samples", n
+            basis += f" {_others(n).capitalize()} lost in every sample."
     basis += " Thoughtful play: each sample is solved knowing its cards."
-    return Hint(pos.engine.text(m), describe(pos, m, symbols), verdict, basis, chance=chance,
-                samples=done, wins=wins, undecided=undecided,
-                seconds=time.perf_counter() - start)
+    return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), verdict, basis,
+                chance=chance, samples=done, wins=wins, undecided=undecided, only=alone,
+                others_lost=lost, seconds=time.perf_counter() - start)

@@ -201,3 +201,47 @@ def test_pyramid_turned_stock_card_is_not_mistaken_for_a_full_cycle():
         for m in r.moves:
             pos.play(m)
         assert pos.is_won()
+
+
+def _late_golf(rng: random.Random):
+    """A random late Golf position: many cards already buried in the waste, so that cards left
+    on the tableau often have no card still to come that they could be played onto."""
+    from companion.cards import CARDS
+    cards = list(range(52))
+    rng.shuffle(cards)
+    piles, k = {}, 0
+    for t in range(7):
+        n = rng.randint(0, 3)
+        if n:
+            piles[f"t{t + 1}"] = " ".join(CARDS[c].text(False) for c in cards[k:k + n])
+        k += n
+    ns = rng.randint(1, 6)
+    piles["s"] = (" ".join(CARDS[c].text(False) for c in cards[k:k + ns]), ns)
+    piles["w"] = " ".join(CARDS[c].text(False) for c in cards[k + ns:])
+    return made("golf", piles)
+
+
+@pytest.mark.parametrize("strategy", ["depth", "best"])
+def test_golf_stranded_cards_prove_losses_only_when_the_exhaustive_search_agrees(strategy):
+    rng = random.Random(5)
+    verdicts = set()
+    for _ in range(60):
+        pos = _late_golf(rng)
+        truth = naive(pos, cap=20000)
+        if truth is None:
+            continue
+        r = solve(pos, Limits(seconds=5), strategy=strategy)
+        assert r.verdict == truth, pos.text(False)
+        verdicts.add(truth)
+    assert verdicts == {"won", "lost"}
+
+
+def test_golf_card_that_nothing_left_can_precede_is_lost_at_once():
+    # Every 6 and 8 is buried in the waste: the 7♣ at the bottom of t1 can never leave, so
+    # the deal is lost however the many other cards could still be played.
+    pos = made("golf", {"t1": "7c 10h", "t2": "9h 10d Jc", "t3": "Qs Jd 10s", "t4": "Ac 2d 3c",
+                        "t5": "4h 5d 4s", "t6": "Kh Qd Kc", "t7": "2h 3s 2c",
+                        "s": ("Ah Ad As 3h 3d 4d 4c 5c 5h 5s 9c 9d 9s 10c Jh Js Qc Qh Kd", 19),
+                        "w": "6s 6h 6d 6c 8s 8h 8d 8c 7s 7h 7d Ks"})
+    r = solve(pos, Limits(seconds=5))
+    assert r.verdict == "lost" and r.nodes == 0
