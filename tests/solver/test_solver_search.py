@@ -19,7 +19,7 @@ def replays_to_a_win(pos, moves) -> bool:
     return q.is_won()
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
 @pytest.mark.parametrize("options", [{}, {"draw": 1}])
 def test_klondike_verdicts_match_exhaustive_search(options, strategy):
     rng = random.Random(7)
@@ -37,7 +37,7 @@ def test_klondike_verdicts_match_exhaustive_search(options, strategy):
     assert checked >= 20
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
 def test_golf_verdicts_match_exhaustive_search(strategy):
     rng = random.Random(11)
     verdicts = set()
@@ -66,7 +66,7 @@ def test_streets_and_alleys_small_deals_match_exhaustive_search():
     assert checked >= 3
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
 def test_streets_and_alleys_with_spaces_match_exhaustive_search(strategy):
     # Spaces and single cards moved back and forth: the moves the search leaves out (a
     # second space, the reverse of the last move) must never hide a win. (Such small
@@ -221,7 +221,7 @@ def _late_golf(rng: random.Random):
     return made("golf", piles)
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
 def test_golf_stranded_cards_prove_losses_only_when_the_exhaustive_search_agrees(strategy):
     rng = random.Random(5)
     verdicts = set()
