@@ -238,6 +238,11 @@ class Knowledge:
                 and v.stock and v.stock.passes == 1 and tab is not None \
                 and tab.build.direction == "none" and tab.space == "none":
             self.sink = self.W
+        # With such a sink and a stock that deals to it, cards only ever leave the tableau
+        # and the stock, from the top: within one search a position is named by the piles'
+        # heights (and face-down counts), the stock's height and the waste's top card.
+        self.static = self.sink >= 0 and v.stock.deal == "waste" and self.S >= 0
+        self.heights = tuple(self.T) + (self.S,)
 
         # Where the waste is such a sink and the game is won by clearing the tableau (Golf),
         # a tableau card can leave only onto a waste card its rule accepts: a card left with
@@ -258,8 +263,8 @@ class Knowledge:
         Cards never move between the piles here (no building, no spaces), so each tableau
         card keeps its pile and height from ``root``, and each stock card its place: whether
         a card is still there is a length comparison. A card's chances only shrink when a
-        waste card is covered, so only the cards that could go on the one just covered
-        are looked at."""
+        waste card is covered or a card is played, so only the cards that could go on
+        those two are looked at (all of them at the start)."""
         before = self.before
         if before is None or self.macro or self.auto:
             return None
@@ -272,17 +277,21 @@ class Knowledge:
                 after.setdefault(d, []).append(c)
 
         def lost_card(piles, c, top) -> bool:
+            # When c leaves, the waste's top is: the card that was on c (played last from
+            # c's pile), or a card played after it from another pile or the stock; or, if c
+            # is uncovered now, the waste's top card now.
             i, h = loc[c]
-            if len(piles[i]) <= h:
+            n = len(piles[i])
+            if n <= h:
                 return False  # gone already
             for d in before[c]:
-                if d == top:
+                if d == top and n == h + 1:
                     return False
                 k = in_stock.get(d)
                 if k is not None and k < len(piles[S]):
                     return False
                 w = loc.get(d)
-                if w is not None and len(piles[w[0]]) > w[1] and (w[0] != i or w[1] > h):
+                if w is not None and len(piles[w[0]]) > w[1] and (w[0] != i or w[1] == h + 1):
                     return False
             return True
 
@@ -291,12 +300,12 @@ class Knowledge:
             waste = piles[W]
             top = waste[-1] if waste else None
             if everything:
-                cards = loc
-            elif len(waste) >= 2:
-                cards = after.get(waste[-2], ())
-            else:
-                return False
-            return any(lost_card(piles, c, top) for c in cards)
+                return any(lost_card(piles, c, top) for c in loc)
+            # The card just covered is no longer a top to play onto; the card just played
+            # has left its pile (or the stock), where it was one to come.
+            if len(waste) >= 2 and any(lost_card(piles, c, top) for c in after.get(waste[-2], ())):
+                return True
+            return top is not None and any(lost_card(piles, c, top) for c in after.get(top, ()))
 
         return stranded
 
@@ -306,6 +315,10 @@ class Knowledge:
         # face-down count, which ends it; the number of piles is fixed, so the joined
         # bytes name one position (up to the symmetries) and are cheap to build.
         piles, down, ends = pos.piles, pos.down, _ENDS
+        if self.static:
+            return bytes([len(piles[i]) for i in self.heights]) + \
+                bytes([down[i] for i in self.heights]) + bytes(piles[self.W][-1:]) + \
+                bytes((min(pos.pass_no, 255), pos.idle))
         sort_t = self.sort_tableau or (self.sort_tableau_when_stock_empty and not piles[self.S])
         if sort_t:
             parts = sorted([bytes(piles[i]) + ends[down[i]] for i in self.T])
@@ -548,6 +561,7 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
         plan.insert(0, ("order", False))
     if kn.narrowable:
         plan = [(how, True) for how in NARROW_LOOKS] + plan
+
     return _drive(pos, limits, stop, short, prefer, plan)
 
 
