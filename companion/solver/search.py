@@ -11,7 +11,8 @@ search adds the following, each derived from the variant's *data* (its pieces), 
 * **safe automatic moves**: a card goes to its foundation at once when no card that could still
   be built on it remains outside the foundations (from the build rule), so keeping it back can
   never help. From the waste only when turning one card with unlimited passes (otherwise taking a
-  card out of the waste changes which cards later passes show);
+  card out of the waste changes which cards later passes show). Accordion's next card is dealt
+  at once (dealing and folding commute);
 * **talon moves**: turning the stock touches only the stock and the waste, so it commutes with
   every move that touches neither; the search turns the stock only on the way to a move that
   uses the stock or the waste (as Klondike-Solver does), scanning a whole cycle at once. (A
@@ -57,7 +58,7 @@ from functools import cache
 
 from ..cards import UNKNOWN
 from ..errors import CompanionError
-from ..rules.engine import MOVE, PAIR, STOCK
+from ..rules.engine import FOLD, MOVE, PAIR, STOCK
 
 WON, LOST, UNKNOWN_VERDICT = "won", "lost", "unknown"
 VERDICTS = (WON, LOST, UNKNOWN_VERDICT)
@@ -200,6 +201,11 @@ class Knowledge:
                 and v.stock.passes == 0 and not v.stock.turn_up and self.W >= 0:
             sources.add(self.W)
         self.auto_sources = frozenset(sources)
+        # Accordion dealt card by card: dealing the next card to the end of the line changes
+        # no pile a fold uses, and folding changes nothing the deal does, so any winning line
+        # can deal every card first: dealing is a safe move.
+        self.deal_first = known and v.accordion is not None and bool(v.stock) \
+            and v.stock.deal == "line" and v.stock.passes == 1
         self.keep_piles_filled = bool(v.stock) and v.stock.no_empty_tableau
         self.clear_tableau = v.win == "tableau-empty"
         self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
@@ -337,7 +343,12 @@ class Knowledge:
 
     # -- safe moves -------------------------------------------------------------------------------
     def safe_move(self, pos, moves):
-        """A move of ``moves`` that sends a card up which nothing can still need, or None."""
+        """A move of ``moves`` that sends a card up which nothing can still need (or, in
+        Accordion, deals the next card), or None."""
+        if self.deal_first:
+            for m in moves:
+                if m[0] == STOCK:
+                    return m
         if not self.auto:
             return None
         piles = pos.piles
@@ -474,6 +485,14 @@ class Knowledge:
             return 0
         if kind == PAIR:
             return 40
+        if kind == FOLD:
+            # Every fold takes one pile away: prefer the one that leaves the most folds
+            # (on Accordion deals 1-20, 9 won within 20,000 positions against 4 in the
+            # order generated).
+            pos.push_raw(m)
+            n = len(pos.raw_moves())
+            pos.pop()
+            return 20 + 3 * n
         return 20
 
 
