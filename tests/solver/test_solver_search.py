@@ -245,3 +245,17 @@ def test_golf_card_that_nothing_left_can_precede_is_lost_at_once():
                         "w": "6s 6h 6d 6c 8s 8h 8d 8c 7s 7h 7d Ks"})
     r = solve(pos, Limits(seconds=5))
     assert r.verdict == "lost" and r.nodes == 0
+
+
+def test_accordion_dealt_card_by_card_is_solved_and_the_line_replays():
+    # Dealing every card first loses nothing (dealing and folding commute): the solver's
+    # line deals all 52 cards, then folds them into one pile; `check` replays it.
+    wins = 0
+    for seed in (5, 17, 21, 35):
+        pos = deal("accordion", seed)
+        r = solve(pos, Limits(seconds=None, nodes=3000))
+        if r.verdict == "won":
+            assert replays_to_a_win(pos, r.moves)
+            assert r.moves[:52] == ["s"] * 52 and len(r.moves) == 52 + 51
+            wins += 1
+    assert wins >= 3
