@@ -102,6 +102,7 @@ class Engine:
             self.force_aces |= group.force_aces
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
         self.pairs = v.pairs
+        self.pyramid_slots: tuple = ()
         if v.pyramid:
             rows = v.pyramid.rows
             self.cover: list[tuple[int, ...]] = []
@@ -114,6 +115,13 @@ class Engine:
                     else:
                         self.cover.append(())
                     k += 1
+            self.pyramid_slots = tuple(zip(self.P, self.cover, strict=True))
+        if self.pairs:
+            # Precomputed for generation: which codes go alone, which pairs match.
+            singles = {r for r in range(1, 14) if RANK_TEXT[r] in self.pairs.singles}
+            self.single_codes = frozenset(c for c in range(52) if RANK_OF[c] in singles)
+            self.match_table = tuple(frozenset(b for b in range(52) if self.pairs.matches(a, b))
+                                     for a in range(53))
         self.accordion = v.accordion
         self.gaps = v.gaps
         self.flip_piles = frozenset(self.T)
@@ -470,9 +478,9 @@ class Engine:
         """Pair games: the (pile, code) of every card that may be removed now."""
         piles, down = pos.piles, pos.down
         av = []
-        if self.P:
-            for k, i in enumerate(self.P):
-                if piles[i] and all(not piles[c] for c in self.cover[k]):
+        if self.pyramid_slots:
+            for i, cv in self.pyramid_slots:
+                if piles[i] and (not cv or not (piles[cv[0]] or piles[cv[1]])):
                     av.append((i, piles[i][-1]))
         for i in self.T:
             p = piles[i]
@@ -488,14 +496,14 @@ class Engine:
 
     def _gen_pairs(self, pos, out) -> None:
         av = self.available(pos)
-        pairs = self.pairs
-        singles = {r for r in range(1, 14) if RANK_TEXT[r] in pairs.singles}
+        singles, table = self.single_codes, self.match_table
         f = self.F[0]
         for x, (i, a) in enumerate(av):
-            if RANK_OF[a] in singles:
+            if a in singles:
                 out.append((MOVE, i, 1, f))
+            match = table[a]
             for j, b in av[x + 1:]:
-                if pairs.matches(a, b):
+                if b in match:
                     out.append((PAIR, min(i, j), 0, max(i, j)))
 
     def line_length(self, piles) -> int:

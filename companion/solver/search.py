@@ -56,7 +56,7 @@ import time
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
 
-from ..cards import UNKNOWN
+from ..cards import RANK_TEXT, UNKNOWN
 from ..errors import CompanionError
 from ..rules.engine import FOLD, MOVE, PAIR, STOCK
 
@@ -201,6 +201,19 @@ class Knowledge:
                 and v.stock.passes == 0 and not v.stock.turn_up and self.W >= 0:
             sources.add(self.W)
         self.auto_sources = frozenset(sources)
+        # Pair games: a card removed on its own that pairs with no card (Pyramid's kings)
+        # is removed as soon as it is free: it only ever covers cards.
+        self.lone = frozenset()
+        if known and v.pairs:
+            singles = [c for c in codes if RANK_TEXT[_rank(c)] in v.pairs.singles]
+            self.lone = frozenset(c for c in singles
+                                  if not any(v.pairs.matches(c, x) for x in codes))
+        # A pyramid to clear by pairs: a pyramid card whose every partner is gone, or is a
+        # card that covers it or that it covers (they can never both be free), can never
+        # leave, and the game is lost.
+        self.partnerless = None
+        if known and v.pairs and v.pyramid and v.win == "pyramid-empty":
+            self.partnerless = self._partnerless_test(v, codes)
         # Accordion dealt card by card: dealing the next card to the end of the line changes
         # no pile a fold uses, and folding changes nothing the deal does, so any winning line
         # can deal every card first: dealing is a safe move.
@@ -260,6 +273,52 @@ class Knowledge:
             wb = v.waste.build
             self.before = {c: tuple(d for d in codes if wb.allows(d, c)) for c in codes}
 
+    def _partnerless_test(self, v, codes):
+        from ..rules.engine import engine_for
+        eng = engine_for(v)
+        P = eng.P
+        slot = {i: k for k, i in enumerate(P)}
+        blockers: list[set[int]] = [set() for _ in P]  # piles that must go before slot k is free
+        for k in reversed(range(len(P))):
+            for j in eng.cover[k]:
+                blockers[k].add(j)
+                blockers[k] |= blockers[slot[j]]
+        tied = {i: frozenset(blockers[k]) | frozenset(P[x] for x in range(len(P))
+                                                     if P[k] in blockers[x])
+                for k, i in enumerate(P)}
+        partners = {c: tuple(d for d in codes if v.pairs.matches(c, d)) for c in codes}
+        lone = self.lone
+        F = self.F
+
+        def partnerless(pos, everything=False) -> bool:
+            """Whether a pyramid card has no partner left; after the start, only the
+            partners of the last pair removed (the last two cards on the foundations that
+            are not lone cards) are looked at: only a removal takes a partner away."""
+            piles = pos.piles
+            gone = set()
+            for f in F:
+                gone.update(piles[f])
+            if everything:
+                look = None
+            else:
+                last = [c for c in reversed(piles[F[-1]]) if c not in lone][:2] if F else []
+                look = {d for c in last for d in partners[c]}
+                if not look:
+                    return False
+            where = {piles[i][0]: i for i in P if piles[i]}
+            for c, i in where.items():
+                if c in lone or (look is not None and c not in look):
+                    continue
+                near = tied[i]
+                for d in partners[c]:
+                    if d not in gone and where.get(d) not in near:
+                        break
+                else:
+                    return True
+            return False
+
+        return partnerless
+
     # -- provable losses --------------------------------------------------------------------------
     def strander(self, root):
         """For a search from ``root``: a test of whether the position it is given (reached
@@ -271,6 +330,8 @@ class Knowledge:
         a card is still there is a length comparison. A card's chances only shrink when a
         waste card is covered or a card is played, so only the cards that could go on
         those two are looked at (all of them at the start)."""
+        if self.partnerless is not None:
+            return self.partnerless
         before = self.before
         if before is None or self.macro or self.auto:
             return None
@@ -348,6 +409,10 @@ class Knowledge:
         if self.deal_first:
             for m in moves:
                 if m[0] == STOCK:
+                    return m
+        if self.lone:
+            for m in moves:
+                if m[0] == MOVE and m[3] in self.Fset and pos.piles[m[1]][-1] in self.lone:
                     return m
         if not self.auto:
             return None

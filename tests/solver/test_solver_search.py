@@ -7,7 +7,7 @@ import random
 import pytest
 from solverhelp import made, naive, small_golf, small_klondike, small_streets
 
-from companion.rules import deal
+from companion.rules import Position, deal
 from companion.solver import Limits, SolverError, solve
 from companion.solver.search import knowledge
 
@@ -259,3 +259,52 @@ def test_accordion_dealt_card_by_card_is_solved_and_the_line_replays():
             assert r.moves[:52] == ["s"] * 52 and len(r.moves) == 52 + 51
             wins += 1
     assert wins >= 3
+
+
+def _late_pyramid(rng: random.Random):
+    """A Pyramid deal after random legal moves that remove cards (turning the stock too)."""
+    pos = deal("pyramid", rng.randrange(1, 10_000))
+    for _ in range(rng.randint(20, 60)):
+        ms = pos.raw_moves()
+        if not ms or pos.is_won():
+            break
+        removing = [m for m in ms if m[0] != 0 or m[3] != m[1]]
+        pos.push_raw(rng.choice(removing or ms))
+    return Position.from_json(pos.to_json())
+
+
+def test_pyramid_partnerless_cards_and_lone_kings_agree_with_the_exhaustive_search():
+    rng = random.Random(3)
+    verdicts = set()
+    for _ in range(60):
+        pos = _late_pyramid(rng)
+        truth = naive(pos, cap=20000)
+        if truth is None:
+            continue
+        r = solve(pos, Limits(seconds=5))
+        assert r.verdict == truth, pos.text(False)
+        if truth == "won":
+            assert replays_to_a_win(pos, r.moves)
+        verdicts.add(truth)
+    assert verdicts == {"won", "lost"}
+
+
+def test_pyramid_card_with_no_partner_left_is_lost_at_once():
+    # Every 6 and 7 but one of each has gone up in pairs; the last 6 is the apex and the last
+    # 7 a bottom-row card it rests on: they can never both be free, so the deal is lost,
+    # whatever the stock could still do.
+    from companion.cards import Card
+    d = deal("pyramid", 1).to_json()
+    six, seven = Card.parse("6s").json(), Card.parse("7h").json()
+    gone = [Card.parse(c).json() for c in ("6h", "7s", "6d", "7c", "6c", "7d")]
+    rest = [c for n in d["piles"] for c in d["piles"][n]["cards"]
+            if c not in [*gone, six, seven]]
+    for pile in d["piles"].values():
+        pile["cards"], pile["face_down"] = [], 0
+    names = sorted((n for n in d["piles"] if n.startswith("p")), key=lambda n: int(n[1:]))
+    d["piles"][names[0]]["cards"] = [six]
+    d["piles"][names[-1]]["cards"] = [seven]
+    d["piles"]["f"]["cards"] = gone
+    d["piles"]["s"]["cards"], d["piles"]["s"]["face_down"] = rest, len(rest)
+    r = solve(Position.from_json(d), Limits(seconds=5))
+    assert r.verdict == "lost" and r.nodes == 0
