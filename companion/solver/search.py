@@ -10,7 +10,8 @@ search adds the following, each derived from the variant's *data* (its pieces), 
   the key omits the pass count (as ``pos.key()`` does), so cycling the stock cannot loop;
 * **safe automatic moves**: a card goes to its foundation at once when no card that could still
   be built on it remains outside the foundations (from the build rule), so keeping it back can
-  never help. From the waste only when turning one card with unlimited passes (otherwise taking a
+  never help (where cards come back from the foundations: no card that could be built on it,
+  or on those, and so on). From the waste only when turning one card with unlimited passes (otherwise taking a
   card out of the waste changes which cards later passes show). Accordion's next card is dealt
   at once (dealing and folding commute);
 * **talon moves**: turning the stock touches only the stock and the waste, so it commutes with
@@ -191,11 +192,24 @@ class Knowledge:
         returns = any(f.returns for f in v.foundations)
         codes = [c for c in range(52) if _rank(c) in v.rank_values]
         self.needers: dict[int, tuple[int, ...]] = {}
+        on = {c: tuple(u for u in codes if tab is not None and tab.build.allows(c, u))
+              for c in codes}
         for c in codes:
-            on_c = tuple(u for u in codes if tab is not None and tab.build.allows(c, u))
-            # With cards coming back from the foundations, only a card nothing can go on is
-            # safe to send up: any other might be wanted as a base for a returning card.
-            self.needers[c] = on_c if not returns or not on_c else (UNKNOWN,)
+            if not returns:
+                self.needers[c] = on[c]
+                continue
+            # With cards coming back from the foundations, a card kept on the tableau may
+            # be the base of a chain of returned cards that ends with a card from the
+            # tableau: it is safe to send up only when every card that could be in such a
+            # chain (what goes on it, what goes on those, ...) is on the foundations
+            # already, for then anything built on it could only come from there.
+            chain, todo = set(), list(on[c])
+            while todo:
+                u = todo.pop()
+                if u not in chain:
+                    chain.add(u)
+                    todo.extend(on[u])
+            self.needers[c] = tuple(sorted(chain))
         sources = set(self.T)
         if self.auto and v.stock and v.stock.deal == "waste" and v.stock.draw == 1 \
                 and v.stock.passes == 0 and not v.stock.turn_up and self.W >= 0:

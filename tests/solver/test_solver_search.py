@@ -37,6 +37,21 @@ def test_klondike_verdicts_match_exhaustive_search(options, strategy):
     assert checked >= 20
 
 
+def test_klondike_with_foundation_return_safe_moves_never_change_a_verdict(monkeypatch):
+    # Cards sent up by themselves must never cost a win that a card coming back would give:
+    # the verdicts with the automatic moves are those of the same search without them.
+    rng = random.Random(17)
+    positions = [small_klondike(rng, {"draw": 1, "foundation_return": True}, low=3)
+                 for _ in range(40)]
+    with_auto = [solve(p, Limits(seconds=None, nodes=20000)).verdict for p in positions]
+    monkeypatch.setattr(knowledge(positions[0].variant), "auto", False)
+    without = [solve(p, Limits(seconds=None, nodes=20000)).verdict for p in positions]
+    both = [(a, b) for a, b in zip(with_auto, without, strict=True)
+            if "unknown" not in (a, b)]
+    assert all(a == b for a, b in both)
+    assert {a for a, _ in both} == {"won", "lost"} and len(both) >= 30
+
+
 @pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
 def test_golf_verdicts_match_exhaustive_search(strategy):
     rng = random.Random(11)
@@ -161,12 +176,19 @@ def test_safe_moves_only_when_nothing_can_still_need_the_card():
     assert m is not None and ready.engine.text(m) == "t1 f"
 
 
-def test_with_foundation_return_only_a_card_nothing_goes_on_is_sent_up_at_once():
+def test_with_foundation_return_a_card_goes_up_at_once_only_if_no_chain_could_use_it():
     opts = {"foundation_return": True}
-    base = {"f1": "As 2s 3s 4s", "f2": "Ah 2h 3h 4h", "f3": "Ad 2d 3d", "f4": "Ac 2c 3c 4c"}
-    five = made("klondike", {**base, "t1": "5h"}, options=opts)
+    # 5♥ on the tableau: a black 4 could come back onto it, and hold a red 3 from the
+    # tableau: while the 3♦ is out, the 5♥ is not sent up by itself...
+    base = {"f1": "As 2s 3s 4s", "f2": "Ah 2h 3h 4h", "f3": "Ad 2d", "f4": "Ac 2c 3c 4c"}
+    five = made("klondike", {**base, "t1": "5h", "t2": "3d"}, options=opts)
     kn = knowledge(five.variant)
-    assert kn.safe_move(five, five.raw_moves()) is None  # a 4 might come back onto it
+    assert not any(five.engine.text(m) == "t1 f"
+                   for m in [kn.safe_move(five, five.raw_moves())] if m)
+    # ...once every card that could be built on it, or on those, is up, it is.
+    up = made("klondike", {**base, "f3": "Ad 2d 3d", "t1": "5h"}, options=opts)
+    m = kn.safe_move(up, up.raw_moves())
+    assert m is not None and up.engine.text(m) == "t1 f"
     ace = made("klondike", {"t1": "As"}, options=opts)
     m = kn.safe_move(ace, ace.raw_moves())
     assert m is not None and ace.engine.text(m) == "t1 f"
