@@ -44,10 +44,13 @@ lint: $(STAMP)
 seeds: $(STAMP)
 	$(BIN)/python -m companion.seeds --write seeds
 
-# Fill the verdict column of seeds/*.tsv with the solver's verdicts (TIMEOUT seconds a deal).
-TIMEOUT ?= 10
+# Fill the verdict column of seeds/*.tsv with the solver's verdicts: NODES positions a deal
+# (a budget independent of the machine's load), at most TIMEOUT seconds. A proved verdict
+# already there is kept; one that contradicts it stops the run.
+TIMEOUT ?= 60
+NODES ?= 40000
 verdicts: $(STAMP)
-	$(BIN)/python -m companion.solver.survey --verdicts seeds --timeout $(TIMEOUT)
+	$(BIN)/python -m companion.solver.survey --verdicts seeds --timeout $(TIMEOUT) --nodes $(NODES)
 
 # The independent solvers the solver tests and bench compare against (skipped when absent).
 peers: $(STAMP)

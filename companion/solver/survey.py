@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import CompanionError
 from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError
 
 Z95 = 1.959963984540054
@@ -191,26 +192,46 @@ def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
 
 
 def solver_verdicts(variant: str, seeds: Iterable[int], timeout: float = 10.0,
-                    options: dict | None = None, jobs: int | None = 1) -> dict[int, str]:
+                    options: dict | None = None, jobs: int | None = 1,
+                    nodes: int | None = None) -> dict[int, str]:
     """seed → ``won``/``lost``/``unknown`` for the seeded deals of ``variant``: what the
     ``verdict`` column of ``seeds/<variant>.tsv`` holds."""
-    recs = run(variant, options or {}, list(seeds), seconds=timeout, jobs=jobs)
+    recs = run(variant, options or {}, list(seeds), seconds=timeout, nodes=nodes, jobs=jobs)
     return {s: rec["verdict"] for s, rec in sorted(recs.items())}
+
+
+def merge_verdict(old: str | None, new: str | None, where: str = "") -> str:
+    """The catalogue's verdict after a new run: a proof (won, lost) stays, since the deal
+    behind an unchanged fingerprint is the same; a new proof replaces ``unknown`` or ``-``.
+    Two proofs that disagree are a bug in the solver or the rules, and stop the run."""
+    proofs = ("won", "lost")
+    if new in proofs and old in proofs and new != old:
+        raise CompanionError(f"{where}: the catalogue says {old} but the solver now proves "
+                             f"{new}: one of them is wrong (a rules or solver bug); nothing "
+                             f"was written")
+    if new in proofs:
+        return new
+    if old in proofs:
+        return old
+    return new or old or "-"
 
 
 def write_verdicts(directory: Path | str | None = None, timeout: float = 10.0,
                    variants: Iterable[str] | None = None, jobs: int | None = None,
-                   progress: Callable[[str], None] | None = None) -> list[Path]:
+                   progress: Callable[[str], None] | None = None,
+                   nodes: int | None = None) -> list[Path]:
     """Fill the verdict column of the seeds catalogue through ``companion.seeds``'s own
-    reader and writer (fingerprints untouched; only verdicts of unchanged deals change)."""
+    reader and writer (fingerprints untouched; only verdicts of unchanged deals change, and
+    a proved verdict is kept when a shorter run leaves the deal unknown)."""
     from .. import seeds as catalogue
     from ..rules import variant_keys
     written = []
     for key in variants or variant_keys():
         path = catalogue.catalogue_file(key, directory)
         rows = catalogue.read_rows(key, directory)
-        verdicts = solver_verdicts(key, sorted(rows), timeout, jobs=jobs)
-        new_rows = {s: {**row, "verdict": verdicts.get(s, row.get("verdict", "-"))}
+        verdicts = solver_verdicts(key, sorted(rows), timeout, jobs=jobs, nodes=nodes)
+        new_rows = {s: {**row, "verdict": merge_verdict(row.get("verdict"), verdicts.get(s),
+                                                        f"{key} seed {s}")}
                     for s, row in rows.items()}
         fps = {s: row["fingerprint"] for s, row in rows.items()}
         path.write_text(catalogue.render(key, fps, new_rows), encoding="utf-8")
@@ -229,12 +250,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verdicts", action="store_true", required=True)
     parser.add_argument("dir", nargs="?", default=None)
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per deal")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="most positions per deal (a budget that does not depend on the "
+                             "machine's speed or load)")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--variant", action="append", default=None)
     args = parser.parse_args(argv)
-    for path in write_verdicts(args.dir, args.timeout, args.variant, args.jobs,
-                               progress=lambda s: print(s, file=sys.stderr)):
-        print(f"wrote {path}")
+    try:
+        for path in write_verdicts(args.dir, args.timeout, args.variant, args.jobs,
+                                   progress=lambda s: print(s, file=sys.stderr),
+                                   nodes=args.nodes):
+            print(f"wrote {path}")
+    except CompanionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

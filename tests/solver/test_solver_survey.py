@@ -88,3 +88,22 @@ def test_an_unreachable_scheduler_is_reported(monkeypatch):
     monkeypatch.setattr(survey, "CONNECT_TIMEOUT", 1)
     with pytest.raises(SolverError, match="cannot reach"):
         run("golf", {}, [1], nodes=10, scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_shorter_run_never_erases_a_proof_and_contradicting_proofs_stop_it(tmp_path):
+    from companion.errors import CompanionError
+    from companion.solver.survey import merge_verdict
+    assert merge_verdict("won", "unknown") == "won"
+    assert merge_verdict("lost", "unknown") == "lost"
+    assert merge_verdict("unknown", "won") == "won" and merge_verdict("-", "lost") == "lost"
+    assert merge_verdict("-", "unknown") == "unknown"
+    with pytest.raises(CompanionError, match="streets-and-alleys seed 2"):
+        merge_verdict("won", "lost", "streets-and-alleys seed 2")
+    # Through the catalogue: seed 1 is a proved win in Streets and Alleys; a run with a
+    # budget too small to find it again (one position) keeps it.
+    key = "streets-and-alleys"
+    shutil.copy(catalogue.catalogue_file(key), tmp_path / f"{key}.tsv")
+    assert catalogue.verdicts(key, tmp_path)[1] == "won"
+    assert solver_verdicts(key, [1], nodes=1)[1] == "unknown"
+    write_verdicts(tmp_path, timeout=5, variants=[key], jobs=1, nodes=1)
+    assert catalogue.verdicts(key, tmp_path)[1] == "won"
