@@ -7,6 +7,15 @@ import pytest
 from companion.cli import main
 
 
+@pytest.fixture(autouse=True)
+def _private_user_data(tmp_path_factory, monkeypatch):
+    """No test reads or writes the real user's games or deck calibrations: the games
+    database, and the deck folder beside it, live in a fresh folder for each test (a test
+    may still point COMPANION_DB elsewhere itself)."""
+    folder = tmp_path_factory.mktemp("user-data")
+    monkeypatch.setenv("COMPANION_DB", str(folder / "games.sqlite3"))
+
+
 @pytest.fixture
 def run(capsys):
     """Run the CLI as a user would (``companion ARGS...``): (exit code, stdout, stderr)."""

@@ -22,8 +22,16 @@ def _place(d, info):
               metavar="OUT.png", help="Write the photo annotated with what was read.")
 @click.option("--threshold", type=click.FloatRange(0, 1), default=None,
               help="Confidence below which a card is reported as uncertain (default 0.6).")
+@click.option("--deck", default="default", show_default=True, metavar="NAME",
+              help="The deck calibration to use (or, with --calibrate, to store); "
+                   "`--deck none` reads with the model alone.")
+@click.option("--calibrate", is_flag=True,
+              help="The photo shows --variant dealt with --seed, before any move: learn this "
+                   "deck's indices from it.")
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="With --calibrate: the seed of the deal photographed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the reading as JSON.")
-def scan(photo, variant, camera, debug_out, threshold, as_json):
+def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as_json):
     """Read every visible card in a photo of the table.
 
     Prints each card read with its confidence and its place in the photo (pixels from the
@@ -33,26 +41,42 @@ def scan(photo, variant, camera, debug_out, threshold, as_json):
 
     With --variant (or a sheet's QR code), the cards are grouped into the variant's piles and
     the position is checked against the rules (duplicates, counts, cards the variant does
-    not use). Face-down cards are taken as dealt.
+    not use). Face-down cards in a column are counted from their backs (a column whose
+    backs cannot be counted is taken as dealt, and said so).
+
+    Calibrate to your own deck: deal a seeded game (`companion deal klondike --seed 7`
+    shows the layout), photograph it before any move, and run scan with --calibrate,
+    --variant and --seed. The deck's rank glyphs and suit pips are stored (under --deck
+    NAME, in the data folder next to the games database) and sharpen every later reading;
+    a game that shows all the cards (Gaps) teaches every rank and suit at once.
 
     \b
     Examples:
       companion scan table.jpg
       companion scan table.jpg --variant klondike --debug read.png
       companion scan --camera 0 --variant gaps --json
+      companion scan dealt.jpg --calibrate --variant gaps --seed 3 --deck bicycle
     """
     from ..cards import code_text
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
     key = variant.key if hasattr(variant, "key") else variant
+    if calibrate:
+        _calibrate(photo, camera, key, seed, deck, as_json)
+        return
+    if seed is not None:
+        raise click.UsageError("--seed goes with --calibrate (to check a photo against a deal, "
+                               "use `companion verify VARIANT --seed N --photo PHOTO`)")
     from ..vision.scan import scan_photo
-    res = scan_photo(photo, camera, key, threshold=threshold)
+    res = scan_photo(photo, camera, key, threshold=threshold,
+                     deck=None if deck.lower() == "none" else deck)
     cards, info, sheet, piles = res["cards"], res["info"], res["sheet"], res["piles"]
     if debug_out:
         write_debug(res, debug_out)
     if as_json:
         data = {"photo": photo if camera is None else f"camera {camera}",
                 "size": list(info["original_size"]),
+                "deck": res.get("deck_used"),
                 "sheet": None if sheet is None else {"text": sheet.text, "variant": sheet.variant,
                                                      "seed": sheet.seed, "options": sheet.options},
                 "cards": [{"card": code_text(d.code, False) if not d.uncertain else None,
@@ -63,11 +87,14 @@ def scan(photo, variant, camera, debug_out, threshold, as_json):
             data["variant"] = piles.variant
             data["piles"] = {n: [code_text(d.code, False) + ("?" if d.uncertain else "")
                                  for d in ds] for n, ds in piles.piles.items()}
+            data["face_down"] = {n: c for n, c in piles.face_down.items()}
             data["problems"] = piles.problems
             data["position"] = piles.position.to_json() if piles.position is not None else None
         echo_json(data)
         return
     disp = display()
+    if res.get("deck_used"):
+        click.echo(f"Read with the calibration of deck {res['deck_used']!r}.")
     if sheet is not None:
         click.echo(f"Setup sheet: {sheet.describe()} (QR code {sheet.text})")
     if not cards:
@@ -86,8 +113,13 @@ def scan(photo, variant, camera, debug_out, threshold, as_json):
     if piles is not None:
         click.echo(f"\nAs {piles.variant}:")
         for name, ds in piles.piles.items():
-            click.echo(f"  {name}: " + " ".join(disp.card(d.code) + ("?" if d.uncertain else "")
-                                                for d in ds))
+            down = piles.face_down.get(name)
+            backs = "" if down is None else (f"[{down} face down] " if down else "")
+            click.echo(f"  {name}: {backs}" + " ".join(disp.card(d.code) + ("?" if d.uncertain
+                                                                             else "") for d in ds))
+        if piles.as_dealt:
+            click.echo(f"  face-down cards not counted on {', '.join(piles.as_dealt)}: taken as "
+                       "dealt")
         if piles.unplaced:
             click.echo(f"  not placed in a pile: {len(piles.unplaced)} card(s)")
         for p in piles.problems:
@@ -100,8 +132,31 @@ def scan(photo, variant, camera, debug_out, threshold, as_json):
     _ = sure
 
 
+def _calibrate(photo, camera, key, seed, deck, as_json):
+    if key is None or seed is None:
+        raise click.UsageError("--calibrate needs the deal photographed: --variant V --seed N "
+                               "(e.g. companion scan dealt.jpg --calibrate --variant gaps "
+                               "--seed 3)")
+    if deck.lower() == "none":
+        raise click.UsageError("--deck none stores nothing: name the deck, e.g. --deck bicycle")
+    from ..vision.calibrate import calibrate
+    res = calibrate(photo, key, seed, deck, camera)
+    if as_json:
+        echo_json(res)
+        return
+    click.echo(f"Deck {res['deck']!r} calibrated from {res['cards']} cards of {key} seed "
+               f"{seed} ({res['ranks']} ranks, {res['suits']} suits; the model alone read "
+               f"{res['agree']} of them right): {res['path']}")
+    if res["piles_skipped"]:
+        click.echo("  not used (the cards read there are not the dealt count): "
+                   + ", ".join(res["piles_skipped"]))
+    click.echo("Later readings use it" + ("" if deck == "default" else f" with --deck {deck}")
+               + ".")
+
+
 def write_debug(res, path):
-    """The photo with each reading drawn: green sure, orange uncertain."""
+    """The photo with each reading drawn: green sure, orange uncertain; magenta, the
+    face-down cards counted above a column."""
     import cv2
 
     from ..cards import code_text
@@ -120,6 +175,15 @@ def write_debug(res, path):
         label = code_text(d.code, False) + ("?" if d.uncertain else "")
         cv2.putText(img, label, (int(d.x + 1.2 * s), int(d.y)), cv2.FONT_HERSHEY_SIMPLEX,
                     max(0.4, s / 30), col, 2, cv2.LINE_AA)
+    piles = res.get("piles")
+    for name, n in (piles.face_down.items() if piles is not None else ()):
+        first = piles.piles.get(name)
+        if n is None or not first:
+            continue
+        d = first[0]
+        cv2.putText(img, f"{name}: {n} down", (int(d.x + 2.5 * d.size * d.up[0]),
+                                               int(d.y + 2.5 * d.size * d.up[1])),
+                    cv2.FONT_HERSHEY_SIMPLEX, max(0.4, d.size / 30), (255, 0, 255), 2, cv2.LINE_AA)
     try:
         ok = cv2.imwrite(path, img)
     except cv2.error as exc:

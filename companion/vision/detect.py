@@ -26,11 +26,18 @@ class Candidates:
     comp_boxes: object  # (m, 4) x, y, w, h of every component
 
 
-def ink_components(rgb):
+def min_channel(rgb):
+    """min(R, G, B) per pixel (np.minimum is several times faster than ``min(axis=2)``)."""
+    import numpy as np
+    return np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])
+
+
+def ink_components(rgb, mn=None):
     """Stats of ink blobs (darker than their local paper): (m, 5) x, y, w, h, area and centres."""
     import cv2
     import numpy as np
-    mn = rgb.min(axis=2)
+    if mn is None:
+        mn = min_channel(rgb)
     h, w = mn.shape
     # local paper brightness: a max filter wider than any glyph, at quarter scale
     small = cv2.resize(mn, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
@@ -147,10 +154,10 @@ def features(g, c):
 
 def candidates(rgb) -> Candidates:
     import numpy as np
-    stats, cents = ink_components(rgb)
+    mn = min_channel(rgb)
+    stats, cents = ink_components(rgb, mn)
     pi, rj = _pairs(stats, cents)
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
-    mn = rgb.min(axis=2)
     if len(pi):
         g, c = crops(rgb, mn, P, R)
         F = features(g, c)

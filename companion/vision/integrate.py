@@ -95,10 +95,10 @@ def photo_position(reading, source: str):
                           f"photo with every pile in view (or type the position: `companion "
                           f"play {piles.variant} --physical`)")
     warnings = [p for p in piles.problems if "uncertain" not in p]
-    if any(pos.down[i] for i, n in enumerate(pos.engine.names) if n != "s"):
-        warnings.append("face-down cards are counted as dealt (card backs are not counted "
-                        "yet): after play has turned cards up, give the position with "
-                        "--position instead")
+    if piles.as_dealt:
+        warnings.append(f"face-down cards on {', '.join(piles.as_dealt)} could not be counted "
+                        "from their backs and are taken as dealt: if play has turned cards up "
+                        "there, give the position with --position instead")
     if piles.unplaced:
         warnings.append(f"{len(piles.unplaced)} card(s) read but not placed in a pile")
     return pos, warnings

@@ -5,7 +5,9 @@ The photo is turned so that the layout's "up" points up; distances are measured 
 (the pip-rank distance), so the grouping does not depend on the photo's scale. Supported
 layouts: cascaded columns (Klondike and the other games whose tableau piles are t1...tN, with
 Klondike's top row), Gaps' rows, the Pyramid's rows, Golf's columns and waste. Face-down cards
-are taken as dealt (counting card backs is not implemented): the position says so.
+in a column are counted from their backs (:mod:`.backs`) when the photo is given, checked
+against the deal (a pile never holds more face-down cards than were dealt there); where they
+cannot be counted they are taken as dealt, and the reading says so.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ class PileReading:
     unplaced: list = field(default_factory=list)
     position: object = None           # Position or None
     status: object = None
+    face_down: dict = field(default_factory=dict)   # pile -> backs counted (None: not counted)
+    as_dealt: list = field(default_factory=list)    # piles whose face-down cards are as dealt
 
 
-def _frame(dets, up):
+def _frame(dets, up, unit=None):
     """Coordinates with up = (0, -1): x right, y down, in units of the median index size."""
     import statistics
-    unit = statistics.median(d.size for d in dets) if dets else 1.0
+    if unit is None:
+        unit = statistics.median(d.size for d in dets) if dets else 1.0
     ux, uy = up
     # right vector = (-uy, ux) for up in image coordinates (y down)
     rx, ry = -uy, ux
@@ -49,20 +54,135 @@ def _clusters(values, gap):
     return groups
 
 
-def map_piles(dets, variant_key: str) -> PileReading:
+def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None) -> PileReading:
+    """The detections grouped into the variant's piles; ``rgb`` (the working image the
+    detections were read in) lets face-down cards be counted from their backs.
+
+    The photo's perspective is undone first (:func:`rectify`); the layout is then read both
+    ways up (a card whose two corners both show does not say which is its top) and the
+    reading with fewer problems and fewer cards left out is kept; then the one with more
+    card backs above its columns; then the one closer to the photo's own up (a layout that
+    reads the same both ways, like Gaps, is taken as photographed from the player's side).
+    ``flip``: force the way (False: the indices' majority up, True: the other)."""
     from ..rules import load_variant
     from .read import dominant_up
     v = load_variant(variant_key)
+    flat = rectify(dets)
+    up = dominant_up(flat)
+    up0 = dominant_up(dets)
+    mn = None
+    if rgb is not None:
+        from .detect import min_channel
+        mn = min_channel(rgb)
+    best = None
+    signs = (1, -1) if flip is None else ((-1,) if flip else (1,))
+    for sign in signs:
+        way = (sign * up[0], sign * up[1])
+        turned = [_turned(d, way) for d in flat]
+        out = _map(turned, way, v)
+        score = [len(out.problems) + len(out.unplaced), 0, sign * up0[1]]
+        if rgb is not None and tabs_with_backs(v):
+            # backs lie above a column's first face-up card: tells the way up when the
+            # corners cannot (every card with both corners showing)
+            img_way = (sign * up0[0], sign * up0[1])
+            count_face_down(out, v, rgb, img_way, problems=False, mn=mn)
+            score[1] = -sum(n or 0 for n in out.face_down.values())
+            out.face_down = {}
+        if best is None or score < best[0]:
+            best = (score, out, sign)
+    out, sign = best[1], best[2]
+    way = (sign * up0[0], sign * up0[1])
+    # back to the detections as read in the photo
+    orig = {id(f): d for f, d in zip(flat, dets, strict=True)}
+    for name, ds in out.piles.items():
+        out.piles[name] = [orig[id(getattr(d, "_src", d))] for d in ds]
+    out.unplaced = [orig[id(getattr(d, "_src", d))] for d in out.unplaced]
+    if rgb is not None:
+        count_face_down(out, v, rgb, way, mn=mn)
+    build_position(out, v)
+    return out
+
+
+def rectify(dets):
+    """Copies of the detections with the perspective of the photo undone, up to an affine map.
+
+    Under perspective the size of an index varies across the photo: with the table-to-photo
+    homography's denominator 1 + g.p, an index's size goes as (1 + g.p)^1.5. A least-squares
+    fit of size^(2/3) over the indices gives g; p -> p / (1 + g.p) then leaves an affine view
+    of the table, where columns are parallel and evenly spaced."""
+    from dataclasses import replace
+
+    import numpy as np
+    if len(dets) < 8:
+        return [replace(d) for d in dets]
+    P = np.array([(d.x, d.y) for d in dets], np.float64)
+    m = P.mean(0)
+    scale = float(np.abs(P - m).max()) or 1.0
+    Q = (P - m) / scale
+    z = np.array([d.size for d in dets], np.float64) ** (2 / 3)
+    A = np.c_[np.ones(len(Q)), Q]
+    keep = np.ones(len(Q), bool)
+    coef = None
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(A[keep], z[keep], rcond=None)
+        res = np.abs(A @ coef - z) / np.maximum(z, 1e-6)
+        keep = res < max(0.08, float(np.percentile(res, 80)))
+        if keep.sum() < 6:
+            return [replace(d) for d in dets]
+    if coef is None or coef[0] <= 0:
+        return [replace(d) for d in dets]
+    g = coef[1:] / coef[0]
+    den = 1 + Q @ g
+    if den.min() < 0.3:
+        return [replace(d) for d in dets]
+
+    def h(q):
+        return q / (1 + q @ g)
+
+    out = []
+    for d, q in zip(dets, Q, strict=True):
+        a = h(q)
+        tip = h(q + np.array(d.up) * d.size / scale)
+        vec = (tip - a) * scale
+        n = float(np.hypot(*vec)) or 1.0
+        other = d.other
+        if other is not None:
+            qo = (np.array(other[:2]) - m) / scale
+            ao = h(qo) * scale
+            to = h(qo + np.array(other[2]) * d.size / scale) * scale - ao
+            no = float(np.hypot(*to)) or 1.0
+            other = (float(ao[0]), float(ao[1]), (float(to[0] / no), float(to[1] / no)))
+        out.append(replace(d, x=float(a[0] * scale), y=float(a[1] * scale),
+                           up=(float(vec[0] / n), float(vec[1] / n)), size=n, other=other))
+    return out
+
+
+def _turned(d, way):
+    """``d`` as seen with the layout's up = ``way``: a card whose two corners were read is
+    placed at the corner that is upright that way."""
+    from dataclasses import replace
+    if d.other is not None and d.up[0] * way[0] + d.up[1] * way[1] < 0:
+        x, y, up = d.other
+        t = replace(d, x=x, y=y, up=up)
+    else:
+        t = replace(d)
+    t._src = getattr(d, "_src", d)
+    return t
+
+
+def _map(dets, up, v) -> PileReading:
+    """The grouping itself, on rectified detections, for one way up."""
     names = v.engine().names
-    up = dominant_up(dets)
     # cards whose "up" disagrees with the layout (bottom corners of top cards) carry no order
     upright = [d for d in dets if d.up[0] * up[0] + d.up[1] * up[1] > 0.5]
-    rest = [d for d in dets if d not in upright]
-    out = PileReading(v.key, {}, unplaced=list(rest))
+    ids = {id(d) for d in upright}
+    out = PileReading(v.key, {}, unplaced=[d for d in dets if id(d) not in ids])
     if not upright:
         out.problems.append("no upright card index found")
         return out
-    xy = _frame(upright, up)
+    import statistics
+    unit = statistics.median(d.size for d in upright)
+    xy = _frame(upright, up, unit)
     xs = [p[0] for p in xy]
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
@@ -112,11 +232,22 @@ def map_piles(dets, variant_key: str) -> PileReading:
         idx = list(range(len(upright)))
         top: list[int] = []
         if v.key == "klondike":  # the top row (waste fan, foundations) lies apart, above
-            ymin = min(ys)
-            band = [i for i in idx if ys[i] < ymin + 3.0]
-            below = [ys[i] for i in idx if i not in band]
-            if below and min(below) - max(ys[i] for i in band) > 5.0:
-                top = band
+            # per column of cards (a photo at an angle shears the rows, not the columns):
+            # the cards above a wide gap at the top of the column
+            whole = []
+            for g in _clusters(xs, 2.5):
+                col = sorted(g, key=lambda i: ys[i])
+                for a, b in itertools.pairwise(range(len(col))):
+                    if ys[col[b]] - ys[col[a]] > 5.0:
+                        top += col[:b]
+                        break
+                else:
+                    whole.append(col)
+            if top:  # a column of top-row cards alone (the waste fan spreads sideways)
+                line = max(ys[i] for i in top) + 2.0
+                for col in whole:
+                    if max(ys[i] for i in col) <= line:
+                        top += col
         bottom: list[int] = []
         if v.key == "golf" and "w" in names:  # Golf's waste lies apart, below the columns
             ymax = max(ys)
@@ -142,20 +273,69 @@ def map_piles(dets, variant_key: str) -> PileReading:
         if len(groups) > len(tabs):
             out.problems.append(f"found {len(groups)} columns of cards; {v.name} has "
                                 f"{len(tabs)} tableau piles")
-        for i in sorted(top, key=lambda i: xs[i]):
-            c = math.floor((xs[i] - x0) / pitch + 0.3) if steps else 0
-            target = _top_row_pile(v.key, c, names)
+        row: list = [(xs[i], upright[i]) for i in top]
+        if top and tab:
+            # cards of a fan seen by their other corner (an index at top-right shows its
+            # bottom-left corner when fanned to the right): upside down, under the top row
+            lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + 9.0
+            below = min(ys[i] for i in tab) - 1.0
+            flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
+            for d, (fx, fy) in zip(flipped, _frame(flipped, up, unit), strict=True):
+                if lo <= fy <= min(hi, below):
+                    row.append((fx, d, "w"))   # only the waste fans out in the top row
+                    out.unplaced.remove(d)
+        for fx, d, *pile in sorted(row, key=lambda t: t[0]):
+            c = math.floor((fx - x0) / pitch + 0.3) if steps else 0
+            target = pile[0] if pile else _top_row_pile(v.key, c, names)
             if target:
-                _put(out, target, upright[i], names)
+                _put(out, target, d, names)
             else:
-                out.unplaced.append(upright[i])
+                out.unplaced.append(d)
         for i in sorted(bottom, key=lambda i: xs[i]):  # the waste fan, left to right
             _put(out, "w", upright[i], names)
     else:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
         out.unplaced.extend(upright)
-    build_position(out, v)
     return out
+
+
+def tabs_with_backs(v) -> bool:
+    """Whether the variant deals face-down cards in its tableau columns."""
+    from ..rules import deal
+    t = deal(v.key, None)
+    return any(t.down[i] for i, n in enumerate(t.engine.names)
+               if n.startswith("t") and n[1:].isdigit())
+
+
+def count_face_down(out: PileReading, v, rgb, way, problems=True, mn=None):
+    """Backs counted above the first face-up card of each tableau pile dealt with face-down
+    cards (:mod:`.backs`), ``way`` being the layout's up in the photo; a count above what the
+    deal put there is reported as a problem."""
+    from dataclasses import replace
+
+    from ..rules import deal
+    from .backs import column_up, count_backs
+    from .detect import min_channel
+    template = deal(v.key, None)
+    names = template.engine.names
+    if mn is None:
+        mn = min_channel(rgb)
+
+    def upright(d):  # the corner that is upright in the photo, the layout's way up
+        if d.other is not None and d.up[0] * way[0] + d.up[1] * way[1] < 0:
+            return replace(d, x=d.other[0], y=d.other[1], up=d.other[2])
+        return d
+    placed = [upright(d) for ds in out.piles.values() for d in ds]
+    for i, name in enumerate(names):
+        dealt = template.down[i]
+        if not dealt or name not in out.piles or not (name.startswith("t") and name[1:].isdigit()):
+            continue
+        pile = [upright(d) for d in out.piles[name]]
+        n = count_backs(rgb, pile[0], column_up(pile, placed), mn)
+        out.face_down[name] = n
+        if problems and n is not None and n > dealt:
+            out.problems.append(f"{name}: {n} card backs counted above the first face-up card; "
+                                f"{v.name} deals {dealt} face down there")
 
 
 def _pitch(xs, rows):
@@ -187,7 +367,8 @@ def _put(out, name, det, names):
 
 
 def build_position(out: PileReading, v):
-    """A candidate position: read cards where read, ``??`` elsewhere, face-down as dealt."""
+    """A candidate position: read cards where read, ``??`` elsewhere, face-down cards as
+    counted (as dealt where not counted, or counted more than dealt)."""
     from ..cards import code_text
     from ..errors import CompanionError
     from ..rules import Position, deal
@@ -201,6 +382,11 @@ def build_position(out: PileReading, v):
             cards = ["??"] * (n - 1) + [_json(top)]
             piles[name] = {"cards": cards, "face_down": 0}
             continue
+        counted = out.face_down.get(name)
+        if counted is not None and counted <= fd:
+            fd = counted
+        elif fd:
+            out.as_dealt.append(name)
         cards = ["??"] * fd + [_json(d) for d in dets]
         piles[name] = {"cards": cards, "face_down": fd}
         for d in dets:

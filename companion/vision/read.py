@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 
 THRESHOLD = 0.6
 OBJECTNESS = 0.5
+SMALL = 16.0
+"""Median index size (pip-rank distance, working pixels) below which a second, finer reading is
+made: small indices merge rank and pip into one blob, or read less surely."""
+MAX_ZOOM = 1.6
 
 
 @dataclass
@@ -28,6 +32,9 @@ class Detection:
     note: str = ""
     alternatives: list = field(default_factory=list)   # [(code, p), ...] next readings
     corners: int = 1
+    other: tuple | None = None  # the other corner's (x, y, up) when both were read
+    pip_at: tuple = (0.0, 0.0)   # the index's pip and rank glyph centres (working pixels)
+    rank_at: tuple = (0.0, 0.0)
 
     @property
     def rank(self) -> int:
@@ -61,8 +68,10 @@ def dominant_up(dets):
     return ax
 
 
-def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD):
-    """Detections for every card read in an RGB image (working resolution)."""
+def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None):
+    """Detections for every card read in an RGB image (working resolution). ``deck``: the
+    player's deck calibration (:class:`companion.vision.calibrate.Deck`), which sharpens the
+    model's readings of the indices it resembles."""
     import numpy as np
 
     from .detect import candidates
@@ -76,6 +85,8 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD):
     keep = np.flatnonzero(obj > OBJECTNESS)
     if not len(keep):
         return []
+    if deck is not None:
+        pr[keep], ps[keep] = deck.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
     order = keep[np.argsort(-score)]
     used: set[int] = set()
@@ -92,7 +103,8 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD):
         m = (p + r) / 2
         raw.append(Detection(code, conf, float(m[0]), float(m[1]),
                              (float((r - p)[0] / d), float((r - p)[1] / d)), d,
-                             alternatives=reads[1:]))
+                             alternatives=reads[1:], pip_at=(float(p[0]), float(p[1])),
+                             rank_at=(float(r[0]), float(r[1]))))
     # spatial suppression: two readings of the same spot keep the better
     raw.sort(key=lambda t: -t.confidence)
     dets: list[Detection] = []
@@ -101,6 +113,41 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD):
             continue
         dets.append(t)
     return resolve(dets, decks, threshold)
+
+
+def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, finer=None,
+               deck=None):
+    """:func:`read_cards`, and where the indices are small a second reading of a finer image:
+    ``finer(zoom)`` gives the photo at ``zoom`` times the working resolution (from the file
+    when it has the pixels); without it the working image is upsampled. The reading with more
+    sure cards is kept, its places in working pixels."""
+    import statistics
+
+    import cv2
+    dets = read_cards(rgb, clf, decks, threshold, deck)
+    if not dets:
+        return dets
+    med = statistics.median(d.size for d in dets)
+    if med >= SMALL:
+        return dets
+    zoom = min(MAX_ZOOM, max(1.25, 20.0 / med))
+    if finer is not None:
+        img = finer(zoom)
+    else:
+        img = cv2.resize(rgb, (round(rgb.shape[1] * zoom), round(rgb.shape[0] * zoom)),
+                         interpolation=cv2.INTER_CUBIC)
+    k = img.shape[1] / rgb.shape[1]
+    fine = read_cards(img, clf, decks, threshold, deck)
+    for d in fine:
+        d.x, d.y, d.size = d.x / k, d.y / k, d.size / k
+        d.pip_at = (d.pip_at[0] / k, d.pip_at[1] / k)
+        d.rank_at = (d.rank_at[0] / k, d.rank_at[1] / k)
+        if d.other is not None:
+            d.other = (d.other[0] / k, d.other[1] / k, d.other[2])
+
+    def sure(ds):
+        return sum(1 for d in ds if not d.uncertain)
+    return fine if sure(fine) > sure(dets) else dets
 
 
 def resolve(dets, decks=1, threshold=THRESHOLD):
@@ -117,7 +164,10 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
             twin.corners = 2
             twin.confidence = max(twin.confidence, t.confidence)
             if (t.up[0] * up[0] + t.up[1] * up[1]) > (twin.up[0] * up[0] + twin.up[1] * up[1]):
+                twin.other = (twin.x, twin.y, twin.up)
                 twin.x, twin.y, twin.up = t.x, t.y, t.up
+            else:
+                twin.other = (t.x, t.y, t.up)
             continue
         merged.append(t)
     counts: dict[int, int] = {}

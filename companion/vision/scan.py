@@ -7,19 +7,22 @@ This is the entry point for other commands: ``companion play``'s ``scan``, ``hin
 from __future__ import annotations
 
 
-def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None):
+def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None,
+               deck="default"):
     """Library entry point for other commands (`play`'s scan, `hint --photo`, `verify --photo`).
 
     Returns a dict: ``image`` (working RGB array), ``info``, ``sheet`` (SheetCode or None),
     ``cards`` (list of :class:`companion.vision.read.Detection`, places in working pixels),
     ``piles`` (PileReading or None, with ``.position`` a candidate Position when a variant is
     known from the argument or the sheet's QR code). ``threshold``: confidence below which a
-    card is marked uncertain (default :data:`companion.vision.read.THRESHOLD`).
+    card is marked uncertain (default :data:`companion.vision.read.THRESHOLD`). ``deck``: the
+    name of a deck calibration (``companion scan --calibrate``) used when it exists; None for
+    the model alone. ``deck_used`` in the result names the calibration used, if any.
     """
     from .image import grab_camera, load_photo
     from .piles import map_piles
     from .qr import find_sheet_code
-    from .read import read_cards
+    from .read import read_photo
     rgb, info = grab_camera(camera) if camera is not None else load_photo(photo)
     sheet = find_sheet_code(rgb)
     key = variant or (sheet.variant if sheet else None)
@@ -32,7 +35,23 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
             except Exception:  # an unknown variant in a foreign QR code: read cards only
                 key = variant
     from .read import THRESHOLD
-    cards = read_cards(rgb, decks=decks, threshold=THRESHOLD if threshold is None else threshold)
-    piles = map_piles(cards, key) if key and cards else None
+
+    def finer(zoom):
+        """The photo at ``zoom`` times the working size: from the file where it has the
+        pixels (a 12-megapixel photo is read at 2000 pixels first), else upsampled."""
+        import cv2
+        size = (round(rgb.shape[1] * zoom), round(rgb.shape[0] * zoom))
+        if camera is None and info["scale"] < 1:
+            big, _ = load_photo(photo, work_side=max(size))
+        else:
+            big = rgb
+        interp = cv2.INTER_AREA if big.shape[1] > size[0] else cv2.INTER_CUBIC
+        return cv2.resize(big, size, interpolation=interp)
+
+    from .calibrate import load_deck
+    cal = load_deck(deck)
+    cards = read_photo(rgb, decks=decks, threshold=THRESHOLD if threshold is None else threshold,
+                       finer=finer, deck=cal)
+    piles = map_piles(cards, key, rgb) if key and cards else None
     return {"image": rgb, "info": info, "sheet": sheet, "cards": cards, "piles": piles,
-            "variant": key}
+            "variant": key, "deck_used": cal.name if cal is not None else None}

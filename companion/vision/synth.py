@@ -389,8 +389,10 @@ def layout(kind: str, pos, rng, layout_style: Style) -> tuple[list[Placed], tupl
 @dataclass
 class Scene:
     image: object            # RGB uint8 numpy array
-    indices: list            # dicts: code, pile, order, rank (4x2 pts), pip (4x2), visible, upright
-    cards: list              # dicts: code, pile, order, visible_index (bool)
+    indices: list            # dicts: code, pile, order, corner, rank (4x2 pts), pip (4x2),
+    #                          visible (> 97 % of the index uncovered), visible_frac
+    cards: list              # dicts: code, pile, order, visible (an index wholly in view),
+    #                          visible_frac (of its better corner), center
     kind: str
     position: object
     style: Style
@@ -557,6 +559,7 @@ def make_scene(seed: int, kind: str | None = None, fonts: list[str] | None = Non
         _, boxes = render_face(style, p.code)
         T = faces[i]
         any_vis = False
+        best = 0.0
         for corner, (rb, pb) in enumerate(boxes):
             region = _apply(T, _box_pts((min(rb[0], pb[0]), rb[1], max(rb[2], pb[2]), pb[3])))
             r = cv2.boundingRect(region.astype(np.float32))
@@ -565,11 +568,13 @@ def make_scene(seed: int, kind: str | None = None, fonts: list[str] | None = Non
             poly_mask = np.zeros_like(sub, np.uint8)
             cv2.fillPoly(poly_mask, [(region - (x0, y0)).astype(np.int32)], 1)
             n = poly_mask.sum()
-            vis = bool(n and (sub[poly_mask > 0] == i).mean() > 0.97)
+            frac = float((sub[poly_mask > 0] == i).mean()) if n else 0.0
+            vis = frac > 0.97
             any_vis |= vis
+            best = max(best, frac)
             indices.append({"code": p.code, "pile": p.pile, "order": p.order, "corner": corner,
                             "rank": _apply(Hm @ T, _box_pts(rb)), "pip": _apply(Hm @ T, _box_pts(pb)),
-                            "visible": vis})
+                            "visible": vis, "visible_frac": frac})
         card_gt.append({"code": p.code, "pile": p.pile, "order": p.order, "visible": any_vis,
-                        "center": _apply(Hm @ T, [(CW / 2, CH / 2)])[0]})
+                        "visible_frac": best, "center": _apply(Hm @ T, [(CW / 2, CH / 2)])[0]})
     return Scene(img, indices, card_gt, kind, pos, style)

@@ -195,3 +195,18 @@ def test_scan_through_the_play_command(photos, tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] and out["phase"] == "play" and out["moves"][0] == "t5 t6"
     assert out["moves"][1].startswith("t5=")
+
+
+# ------------------------------------------------------------------------------ face-down cards
+
+def test_scan_counts_face_down_cards_from_their_backs(photos, capsys):
+    """After t5 t6 turned a card up on t5, the photo shows one back fewer there: the position
+    read has the count seen, not the count dealt."""
+    assert main(["scan", photos["after"], "--variant", "klondike", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    want = {f"t{k}": k - 1 for k in range(2, 8)}
+    want["t5"] = 3
+    assert data["face_down"] == want
+    pos = data["position"]["piles"]
+    assert pos["t5"]["face_down"] == 3 and pos["t7"]["face_down"] == 6
+    assert not any("deals" in p for p in data["problems"])
