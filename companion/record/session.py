@@ -806,6 +806,10 @@ class Session:
         unsure_text = ("Not read with confidence: " + ", ".join(uncertain_text(d)
                                                                  for d in unsure) + "."
                        if unsure else "")
+        if len(pending) > 1:
+            reply = self._scan_reveals(reading, source)
+            if reply is not None:
+                return reply
         if len(new) == 1 and len(pending) == 1:
             reply = self._reveal_line(code_json(new[0]))
             reply.lines.insert(0, self._t(f"The photo shows one new card: {self.card(new[0])}."))
@@ -820,6 +824,48 @@ class Session:
                    + " ".join(self.card(c) for c in new) + "): cannot tell which turned up.")
         return self._reply(False, "refused", why, unsure_text,
                            "Type the card: " + self._pending_text())
+
+    def _scan_reveals(self, reading, source: str) -> Reply | None:
+        """Several cards waiting: each one the photo shows with confidence, in its pile and
+        place, is named (as if typed); the rest are asked for. None when the photo
+        names none of them."""
+        from ..rules import Move
+        from ..vision.integrate import reveal_plan
+        plan, todo = reveal_plan(reading, self.pos)
+        if not plan:
+            return None
+        names = self.engine.names
+        trial = self.pos.copy()
+        moves = []
+        for i, _k, code in plan:
+            m = Move(names[i], None, 0, code)
+            try:
+                trial.play(m)
+            except (IllegalMoveError, InvalidMoveError) as exc:
+                todo.append(f"{names[i]}: {self.card(code)} read, refused: "
+                            + (getattr(exc, "reason", None) or str(exc)))
+                continue
+            moves.append(m)
+        if not moves:
+            return None
+        texts = [str(m) for m in moves]
+        for m in moves:
+            self.pos.play(m)
+        if not self._persist(texts):
+            for _ in moves:
+                self.pos.pop()
+            return self._last_store_error
+        self.entries.extend(texts)
+        self.redo_stack.clear()
+        reply = self._after_reveal(texts)
+        reply.lines.insert(0, self._t(f"Read from {source}: {len(moves)} of "
+                                      f"{len(plan) + len(todo)} waiting cards."))
+        if todo:
+            at = 2 if self.pending else len(reply.lines)
+            reply.lines[at:at] = ["Not read from the photo (type them):"] + [
+                "  " + self._t(t) for t in todo]
+        reply.data["to_type"] = todo
+        return reply
 
     # ------------------------------------------------------------------ reveals (seeded)
     def _turned_text(self) -> str:

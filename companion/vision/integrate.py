@@ -216,3 +216,36 @@ def new_cards(reading, pos) -> tuple[list[int], list]:
     for c, n in seen.items():
         new += [c] * max(0, n - known[c])
     return sorted(new), [d for d in reading["cards"] if d.uncertain]
+
+
+def reveal_plan(reading, pos) -> tuple[list[tuple[int, int, int]], list[str]]:
+    """For the cards waiting to be named (``pos.pending_reveals()``): those the photo shows
+    with confidence, as (pile index, height, code) in the order they wait, and a line for each
+    other one. A card is taken only where its pile, as photographed, has the face-up cards the
+    position knows, in their places, and the card at the waiting place is read sure."""
+    from ..cards import UNKNOWN
+    piles = reading.get("piles")
+    got = piles.piles if piles is not None else {}
+    names = pos.engine.names
+    plan: list[tuple[int, int, int]] = []
+    todo: list[str] = []
+    for i, k in pos.pending_reveals():
+        name = names[i]
+        dets = got.get(name, [])
+        up = list(pos.piles[i][pos.down[i]:])
+        j = k - pos.down[i]
+        if not dets:
+            todo.append(f"{name}: not found in the photo")
+            continue
+        if len(dets) != len(up) or not 0 <= j < len(up) or any(
+                c != UNKNOWN and c != d.code for c, d in zip(up, dets, strict=True)):
+            todo.append(f"{name}: the photo shows " + " ".join(_label(d) for d in dets)
+                        + f", not the {len(up)} face-up card{'s' if len(up) != 1 else ''} "
+                        "known there")
+            continue
+        d = dets[j]
+        if d.uncertain:
+            todo.append(f"{name}: {uncertain_text(d)} could not be read with confidence")
+            continue
+        plan.append((i, k, d.code))
+    return plan, todo

@@ -68,6 +68,9 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None) -> Pil
     from .read import dominant_up
     v = load_variant(variant_key)
     flat = rectify(dets)
+    if _spread(flat) < 0.5 * _spread(dets) or _spread(flat) > 2 * _spread(dets):
+        from dataclasses import replace  # a perspective fit gone wrong: the photo as it is
+        flat = [replace(d) for d in dets]
     up = dominant_up(flat)
     up0 = dominant_up(dets)
     mn = None
@@ -157,6 +160,16 @@ def rectify(dets):
     return out
 
 
+def _spread(dets) -> float:
+    """The layout's extent in index sizes."""
+    import statistics
+    if len(dets) < 2:
+        return 1.0
+    xs, ys = [d.x for d in dets], [d.y for d in dets]
+    unit = statistics.median(d.size for d in dets) or 1.0
+    return max(max(xs) - min(xs), max(ys) - min(ys)) / unit
+
+
 def _turned(d, way):
     """``d`` as seen with the layout's up = ``way``: a card whose two corners were read is
     placed at the corner that is upright that way."""
@@ -228,6 +241,8 @@ def _map(dets, up, v) -> PileReading:
                 out.problems.append(f"row {r + 1} of the pyramid: read {got} of {r + 1} cards")
         for (r, c), i in sorted(placed.items()):
             _put(out, f"p{r * (r + 1) // 2 + c + 1}", upright[i], names)
+    elif v.key in FANS:
+        _map_fans(out, upright, xs, ys, tabs, names, v)
     elif tabs:
         idx = list(range(len(upright)))
         top: list[int] = []
@@ -297,6 +312,77 @@ def _map(dets, up, v) -> PileReading:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
         out.unplaced.extend(upright)
     return out
+
+
+FANS = ("house-in-the-wood", "house-on-the-hill")
+"""Variants whose tableau piles are fans: each pile's cards spread sideways, every index in
+view; the piles laid out in rows, numbered in reading order (t1 at the top left)."""
+
+
+def _map_fans(out, upright, xs, ys, tabs, names, v):
+    """Fans: rows of cards (clustered by height), split into fans where the step between
+    neighbours is much wider than the fan's own; each fan's place in a grid of rows and
+    columns (so an emptied fan leaves its number free) gives its pile. The bottom card lies at
+    the end away from the card that shows both its corners (the top card, wholly in view);
+    without that evidence, at the left. Fans are taken to spread to the right, as the player
+    sees them."""
+    import statistics
+    rows = _clusters(ys, 2.5)
+    fans = []             # (row centre y, [indices sorted by x])
+    steps = []
+    for row in rows:
+        s = sorted(row, key=lambda i: xs[i])
+        steps += [xs[b] - xs[a] for a, b in itertools.pairwise(s)]
+    small = [st for st in steps if st <= 1.5 * min(steps)] if steps else []
+    step = statistics.median(small) if small else 2.0
+    for row in rows:
+        s = sorted(row, key=lambda i: xs[i])
+        cur = [s[0]]
+        for a, b in itertools.pairwise(s):
+            if xs[b] - xs[a] > max(2.5 * step, step + 2.0):
+                fans.append(cur)
+                cur = []
+            cur.append(b)
+        fans.append(cur)
+    # which way the fans spread: the top card, wholly in view, shows both its corners
+    vote = 0
+    for f in fans:
+        if len(f) > 1:
+            vote += (upright[f[-1]].other is not None) - (upright[f[0]].other is not None)
+    spread = -1 if vote < 0 else 1
+    fans = [f if spread > 0 else f[::-1] for f in fans]
+    starts = [xs[f[0]] for f in fans]
+    cy = [sum(ys[i] for i in f) / len(f) for f in fans]
+    # column pitch: the nearest fan starts in one row; row pitch: between row centres
+    gaps_x = []
+    for a, b in itertools.pairwise(range(len(fans))):
+        if abs(cy[a] - cy[b]) < 2.5:
+            gaps_x.append(abs(starts[b] - starts[a]))
+    gaps_x = [g for g in gaps_x if g > 2.0]
+    near = [g for g in gaps_x if g < 1.5 * min(gaps_x)] if gaps_x else []
+    pitch = statistics.median(near) if near else 1.0
+    rcy = sorted({round(sum(ys[i] for i in row) / len(row), 3) for row in rows})
+    dys = [b - a for a, b in itertools.pairwise(rcy)]
+    dy = statistics.median([d for d in dys if d < 1.5 * min(dys)]) if dys else 1.0
+    # fans spread to the right as the player sees them: fans spreading left mean the layout
+    # is read upside down, so t1 (top left for the player) is at the bottom right here
+    first = min(starts) if spread > 0 else max(starts)
+    ytop = rcy[0] if spread > 0 else rcy[-1]
+    ncol = round(abs(max(starts) - min(starts)) / pitch) + 1 if near else 1
+    placed = {}
+    for f, sx, y in zip(fans, starts, cy, strict=True):
+        c = round(abs(sx - first) / pitch) if near else 0
+        r = round(abs(y - ytop) / dy) if dys else 0
+        n = r * ncol + c
+        if n >= len(tabs) or n in placed:
+            out.unplaced.extend(upright[i] for i in f)
+            continue
+        placed[n] = f
+        for i in f:
+            _put(out, tabs[n], upright[i], names)
+    if len(fans) != len(tabs):
+        out.problems.append(f"found {len(fans)} fans of cards; {v.name} deals {len(tabs)} "
+                            f"(an emptied fan stays empty)")
 
 
 def tabs_with_backs(v) -> bool:

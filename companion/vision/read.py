@@ -158,9 +158,13 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
     # the two corners of one card: same reading, opposite "up"; keep the upright one's place
     merged: list[Detection] = []
     for t in dets:
-        twin = next((o for o in merged if o.code == t.code and o.corners == 1
-                     and o.up[0] * t.up[0] + o.up[1] * t.up[1] < -0.5), None)
-        if twin is not None and decks == 1:
+        twins = [o for o in merged if o.code == t.code and o.corners == 1
+                 and o.up[0] * t.up[0] + o.up[1] * t.up[1] < -0.5]
+        if decks > 1:  # two copies exist: only a corner where the same card's other is
+            twins = sorted((o for o in twins if _same_card(o, t)),
+                           key=lambda o: math.hypot(o.x - t.x, o.y - t.y))
+        twin = twins[0] if twins else None
+        if twin is not None:
             twin.corners = 2
             twin.confidence = max(twin.confidence, t.confidence)
             if (t.up[0] * up[0] + t.up[1] * up[1]) > (twin.up[0] * up[0] + twin.up[1] * up[1]):
@@ -187,6 +191,17 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
             t.uncertain = True
             t.note = t.note or "low confidence"
     return merged
+
+
+def _same_card(a, b) -> bool:
+    """Whether two opposite corners can be the two indices of one card: each lies "below"
+    the other (against its up), 2.5 to 12 index sizes away along the card (a card is about
+    as wide as that length)."""
+    size = max(a.size, b.size)
+    dx, dy = b.x - a.x, b.y - a.y
+    along = -(dx * a.up[0] + dy * a.up[1]) / size
+    across = abs(dx * a.up[1] - dy * a.up[0]) / size
+    return 2.5 <= along <= 12.0 and across < 1.5 * along
 
 
 def _name(code):
