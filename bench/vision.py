@@ -3,7 +3,8 @@
 Generates scenes with fonts never used in training (Liberation, Arimo/Tinos, DejaVu Mono and
 Serif Condensed: whichever are installed) and seeds far from the training seeds, reads them,
 and prints per-card precision and recall, the whole-layout exact-match rate for Klondike, Gaps
-and Pyramid, how many face-down counts (card backs counted per column) are right, and the
+and Pyramid (the cards as they are after the piles are formed, with the uncertain cards the
+rules name), how many face-down counts (card backs counted per column) are right, and the
 latency per 12-megapixel JPEG (decode + read + piles) on this machine.
 
     python bench/vision.py [--scenes N] [--latency N]
@@ -176,9 +177,11 @@ def main(argv=None):
             t = time.perf_counter()
             dets = read_photo(sc.image, clf)
             times.append(time.perf_counter() - t)
+            # piles first: they may name uncertain cards from the rules (what `scan --variant`
+            # prints), and the cards are scored as they come out
+            ex, dn, wh = layout_exact(sc, dets, variant)
             for i, v in enumerate(score_scene(sc, dets)):
                 agg[i] += v
-            ex, dn, wh = layout_exact(sc, dets, variant)
             exact += ex
             whole += wh
             down = [a + b for a, b in zip(down, dn, strict=True)]

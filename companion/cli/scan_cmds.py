@@ -42,7 +42,10 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     With --variant (or a sheet's QR code), the cards are grouped into the variant's piles and
     the position is checked against the rules (duplicates, counts, cards the variant does
     not use). Face-down cards in a column are counted from their backs (a column whose
-    backs cannot be counted is taken as dealt, and said so).
+    backs cannot be counted is taken as dealt, and said so). In games whose columns are
+    always builds (Klondike), an uncertain card in a column is named from the rules when
+    exactly one of its likely readings is not already on the table and fits the build with
+    the cards above and below it; it is marked `*` and says what was read.
 
     Calibrate to your own deck: deal a seeded game (`companion deal klondike --seed 7`
     shows the layout), photograph it before any move, and run scan with --calibrate,
@@ -58,6 +61,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
       companion scan dealt.jpg --calibrate --variant gaps --seed 3 --deck bicycle
     """
     from ..cards import code_text
+    from ..vision.piles import inferred_text
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
     key = variant.key if hasattr(variant, "key") else variant
@@ -82,12 +86,16 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
                 "cards": [{"card": code_text(d.code, False) if not d.uncertain else None,
                            "best": code_text(d.code, False), "confidence": round(d.confidence, 3),
                            "uncertain": d.uncertain, "note": d.note,
+                           "inferred": _inferred_json(d),
                            "x": _place(d, info)[0], "y": _place(d, info)[1]} for d in cards]}
         if piles is not None:
             data["variant"] = piles.variant
             data["piles"] = {n: [code_text(d.code, False) + ("?" if d.uncertain else "")
                                  for d in ds] for n, ds in piles.piles.items()}
             data["face_down"] = {n: c for n, c in piles.face_down.items()}
+            data["inferred"] = [dict(pile=n, card=code_text(d.code, False), **_inferred_json(d))
+                                for n, ds in piles.piles.items() for d in ds
+                                if d.inferred is not None]
             data["problems"] = piles.problems
             data["position"] = piles.position.to_json() if piles.position is not None else None
         echo_json(data)
@@ -107,16 +115,22 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
                + (f", {len(unsure)} uncertain" if unsure else "") + ":")
     for d in sorted(cards, key=lambda t: (t.y, t.x)):
         x, y = _place(d, info)
-        mark = "?" if d.uncertain else " "
+        mark = "?" if d.uncertain else "*" if d.inferred is not None else " "
         note = f"  ({d.note})" if d.uncertain else ""
+        if d.inferred is not None:
+            note = f"  ({inferred_text(d, disp.card)})"
         click.echo(f"  {disp.card(d.code):>3}{mark} {d.confidence:5.0%}  at {x},{y}{note}")
     if piles is not None:
         click.echo(f"\nAs {piles.variant}:")
         for name, ds in piles.piles.items():
             down = piles.face_down.get(name)
             backs = "" if down is None else (f"[{down} face down] " if down else "")
-            click.echo(f"  {name}: {backs}" + " ".join(disp.card(d.code) + ("?" if d.uncertain
-                                                                             else "") for d in ds))
+            click.echo(f"  {name}: {backs}" + " ".join(disp.card(d.code) + _mark(d) for d in ds))
+        for name, ds in piles.piles.items():
+            for d in ds:
+                if d.inferred is not None:
+                    click.echo(f"  {name}: {disp.card(d.code)}* inferred from the rules "
+                               f"({inferred_text(d, disp.card)})")
         if piles.as_dealt:
             click.echo(f"  face-down cards not counted on {', '.join(piles.as_dealt)}: taken as "
                        "dealt")
@@ -130,6 +144,23 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         click.echo("\nCheck the uncertain cards on the table" +
                    ("" if debug_out else " (--debug OUT.png marks them on the photo)") + ".")
     _ = sure
+
+
+def _mark(d) -> str:
+    """``?`` after an uncertain card, ``*`` after one inferred from the rules."""
+    return "?" if d.uncertain else "*" if d.inferred is not None else ""
+
+
+def _inferred_json(d):
+    """How a card inferred from the rules was read: what the photo showed best, how surely,
+    and why the card taken is the only one possible; None for a card read as it is."""
+    if d.inferred is None:
+        return None
+    from ..cards import code_text
+    from ..vision.piles import inferred_text
+    code, p, why = d.inferred
+    return {"read": code_text(code, False), "read_confidence": round(p, 3), "why": why,
+            "text": f"{code_text(d.code, False)} ({inferred_text(d)})"}
 
 
 def _calibrate(photo, camera, key, seed, deck, as_json):
@@ -154,16 +185,22 @@ def _calibrate(photo, camera, key, seed, deck, as_json):
                + ".")
 
 
+INFERRED_BGR = (255, 120, 0)
+"""Colour (blue, in OpenCV's BGR order) of a card inferred from the rules on the --debug image."""
+
+
 def write_debug(res, path):
-    """The photo with each reading drawn: green sure, orange uncertain; magenta, the
-    face-down cards counted above a column."""
+    """The photo with each reading drawn: green sure, orange uncertain, blue a card inferred
+    from the rules (the only reading its pile's build allows, labelled with a ``*``); magenta,
+    the face-down cards counted above a column."""
     import cv2
 
     from ..cards import code_text
     from ..vision import VisionError
     img = res["image"][..., ::-1].copy()
     for d in res["cards"]:
-        col = (0, 160, 255) if d.uncertain else (0, 200, 0)
+        col = (0, 160, 255) if d.uncertain else INFERRED_BGR if d.inferred is not None \
+            else (0, 200, 0)
         s = d.size
         ux, uy = d.up
         rx, ry = -uy, ux
@@ -172,7 +209,7 @@ def write_debug(res, path):
             pts.append((int(d.x + a * s * rx + b * s * ux), int(d.y + a * s * ry + b * s * uy)))
         import numpy as np
         cv2.polylines(img, [np.array(pts, np.int32)], True, col, 2)
-        label = code_text(d.code, False) + ("?" if d.uncertain else "")
+        label = code_text(d.code, False) + _mark(d)
         cv2.putText(img, label, (int(d.x + 1.2 * s), int(d.y)), cv2.FONT_HERSHEY_SIMPLEX,
                     max(0.4, s / 30), col, 2, cv2.LINE_AA)
     piles = res.get("piles")

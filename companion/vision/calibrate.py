@@ -226,7 +226,8 @@ def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None
                           "in even light, with the card corners in view")
     best = None
     for flip in (False, True):  # the deal is known: it tells which way up the photo is
-        dets, codes, off = labelled(map_piles(cards, variant, rgb, flip=flip), deal_pos)
+        dets, codes, off = labelled(map_piles(cards, variant, rgb, flip=flip, infer=False),
+                                     deal_pos)
         agree = sum(1 for d, c in zip(dets, codes, strict=True) if d.code == c)
         if best is None or agree > best[0]:
             best = (agree, dets, codes, off)

@@ -54,7 +54,8 @@ def _clusters(values, gap):
     return groups
 
 
-def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None) -> PileReading:
+def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
+              infer: bool = True) -> PileReading:
     """The detections grouped into the variant's piles; ``rgb`` (the working image the
     detections were read in) lets face-down cards be counted from their backs.
 
@@ -63,7 +64,9 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None) -> Pil
     reading with fewer problems and fewer cards left out is kept; then the one with more
     card backs above its columns; then the one closer to the photo's own up (a layout that
     reads the same both ways, like Gaps, is taken as photographed from the player's side).
-    ``flip``: force the way (False: the indices' majority up, True: the other)."""
+    ``flip``: force the way (False: the indices' majority up, True: the other). ``infer``:
+    resolve uncertain cards from the variant's build where only one reading fits
+    (:func:`infer_from_build`; it changes those detections in place)."""
     from ..rules import load_variant
     from .read import dominant_up
     v = load_variant(variant_key)
@@ -102,8 +105,114 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None) -> Pil
     out.unplaced = [orig[id(getattr(d, "_src", d))] for d in out.unplaced]
     if rgb is not None:
         count_face_down(out, v, rgb, way, mn=mn)
+    if infer:
+        infer_from_build(out, dets, v)
     build_position(out, v)
     return out
+
+
+MIN_ALTERNATIVE = 0.05
+"""A reading less probable than this is not considered when a card is inferred from the rules."""
+
+ADJACENT = 1.6
+"""Two cards of a pile are neighbours (no card missed between them) when their distance is at
+most this many times the usual step between the cards of the photo's piles."""
+
+
+def runs_are_builds(v) -> bool:
+    """Whether the rules make every tableau pile's face-up cards a build (the rules engine's
+    :func:`companion.rules.face_up_runs_are_builds`)."""
+    from ..rules import face_up_runs_are_builds
+    return face_up_runs_are_builds(v)
+
+
+def _is_tab(name) -> bool:
+    return name.startswith("t") and name[1:].isdigit()
+
+
+def infer_from_build(out: PileReading, dets, v) -> list:
+    """Resolve uncertain cards of the tableau piles' face-up runs from the rules, never by
+    guessing: a card's readings (the best and the alternatives at least
+    :data:`MIN_ALTERNATIVE` probable) are kept when the card is not already read sure as often
+    as the deck has it, and the variant's build (the rules engine's
+    ``variant.tableau.build.allows``) lets it lie on the card below it and take the card above
+    it in the pile. The bottom card of a run (on face-down cards, or on nothing) has no card
+    below; a neighbour that is itself uncertain (or inferred), or so far away that a card may have been
+    missed between them, says nothing. When the neighbours constrain the card and exactly one
+    reading fits, that reading is taken: the detection is no longer uncertain and carries
+    ``inferred`` (what was read, its probability, why). Otherwise it stays uncertain. Nothing
+    is inferred in variants whose runs need not be builds (:func:`runs_are_builds`).
+
+    Returns the detections inferred."""
+    if not runs_are_builds(v):
+        return []
+    import math
+    import statistics
+    build = v.tableau.build
+    piles = {n: ds for n, ds in out.piles.items() if _is_tab(n)}
+    steps = [math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
+             for ds in piles.values() for a, b in itertools.pairwise(ds)]
+    if not steps:
+        return []
+    step = statistics.median(steps)
+    why = f"the only reading the {'column' if v.tableau.layout == 'columns' else 'pile'}'s " \
+          "build allows"
+    sure: dict[int, int] = {}
+    for d in dets:
+        if not d.uncertain:
+            sure[d.code] = sure.get(d.code, 0) + 1
+    done = []
+    for ds in piles.values():
+        for j, d in enumerate(ds):
+            if not d.uncertain:
+                continue
+            lower, upper = _neighbour(ds, j, j - 1, step), _neighbour(ds, j, j + 1, step)
+            if lower is None and upper is None:
+                continue   # nothing in the pile constrains the card
+            readings = [(d.code, d.confidence)] + list(d.alternatives)
+            fits = []
+            for code, p in readings:
+                if p < MIN_ALTERNATIVE or code in (c for c, _ in fits):
+                    continue
+                if sure.get(code, 0) >= v.decks:
+                    continue   # every copy of it is read elsewhere in the photo
+                if lower is not None and not build.allows(lower, code):
+                    continue
+                if upper is not None and not build.allows(code, upper):
+                    continue
+                fits.append((code, p))
+            if len(fits) != 1:
+                continue
+            code, p = fits[0]
+            d.inferred = (d.code, d.confidence, why)
+            d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
+            d.code, d.confidence, d.uncertain = code, p, False
+            sure[code] = sure.get(code, 0) + 1
+            done.append(d)
+    return done
+
+
+def _neighbour(ds, j, k, step):
+    """The code of card ``k`` of a pile as a constraint on card ``j``: None where there is no
+    such card, it is not read sure, or it lies too far for nothing to be missed between."""
+    import math
+    if not 0 <= k < len(ds) or ds[k].uncertain or ds[k].inferred is not None:
+        return None
+    d, o = ds[j], ds[k]
+    far = math.hypot(o.x - d.x, o.y - d.y) / max(o.size, d.size, 1e-6)
+    return o.code if far <= ADJACENT * step else None
+
+
+def inferred_text(d, card=None) -> str:
+    """``read 54% as Q♣; the only reading the column's build allows``: how an inferred card
+    was named (``card``: code -> text, default plain letters)."""
+    code, p, why = d.inferred
+    return f"read {p:.0%} as {(card or _text)(code)}; {why}"
+
+
+def _text(code) -> str:
+    from ..cards import code_text
+    return code_text(code, False)
 
 
 def rectify(dets):

@@ -35,6 +35,10 @@ class Detection:
     other: tuple | None = None  # the other corner's (x, y, up) when both were read
     pip_at: tuple = (0.0, 0.0)   # the index's pip and rank glyph centres (working pixels)
     rank_at: tuple = (0.0, 0.0)
+    inferred: tuple | None = None
+    """(code read best, its probability, why): the card was read below the threshold and
+    its reading taken from the rules, the only one the pile's build allows
+    (:func:`companion.vision.piles.infer_from_build`)."""
 
     @property
     def rank(self) -> int:

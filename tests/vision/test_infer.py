@@ -1,0 +1,125 @@
+"""An uncertain card named from the rules (`companion scan --variant`): in a Klondike column
+the face-up cards are a build, so where exactly one of a card's likely readings fits the cards
+above and below it (and is not already on the table) that reading is taken and said so; where
+two fit, or the variant's piles need not be builds, the card stays uncertain.
+
+The readings are made by hand (what the model and the pile mapping give), so the tests exercise
+the inference and its output, not the model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.cards import Card
+from companion.rules import load_variant
+from companion.vision.piles import PileReading, build_position, infer_from_build
+from companion.vision.read import Detection
+
+
+def _c(text):
+    return Card.parse(text).code
+
+
+def _det(text, x, y, p=0.99, alternatives=()):
+    d = Detection(_c(text), p, float(x), float(y), (0.0, -1.0), 20.0,
+                  alternatives=[(_c(t), q) for t, q in alternatives])
+    if p < 0.6:
+        d.uncertain, d.note = True, "low confidence"
+    return d
+
+
+def _reading(variant, middle, elsewhere=()):
+    """t3: K♥, the uncertain ``middle``, J♥ (cascaded 40 pixels apart); t1: ``elsewhere``."""
+    piles = {"t3": [_det("Kh", 300, 400), middle, _det("Jh", 300, 480)]}
+    if elsewhere:
+        piles["t1"] = [_det(t, 100, 400 + 40 * k) for k, t in enumerate(elsewhere)]
+    dets = [d for ds in piles.values() for d in ds]
+    return PileReading(variant, piles), dets
+
+
+def test_the_only_reading_the_build_allows_is_taken_and_said():
+    # Q♦ (best, 54%) cannot lie on K♥; 10♠ cannot take J♥; Q♣ is already on the table
+    middle = _det("Qd", 300, 440, 0.54, [("Qc", 0.2), ("Qs", 0.15), ("10s", 0.08)])
+    out, dets = _reading("klondike", middle, elsewhere=["Qc"])
+    assert infer_from_build(out, dets, load_variant("klondike")) == [middle]
+    assert middle.code == _c("Qs") and not middle.uncertain
+    assert middle.inferred[:2] == (_c("Qd"), 0.54)
+    build_position(out, load_variant("klondike"))
+    assert not any("uncertain" in p for p in out.problems)
+
+
+@pytest.mark.parametrize("variant, alternatives", [
+    ("klondike", [("Qc", 0.2), ("Qs", 0.15)]),      # both black queens fit: no inference
+    ("klondike", [("Qh", 0.2), ("10s", 0.15)]),     # none fits
+    ("klondike", [("Qs", 0.03)]),                   # the one that fits is negligible
+    ("forty-thieves", [("Qh", 0.2), ("10s", 0.1)]),  # dealt face up: runs need not be builds
+])
+def test_no_inference_unless_exactly_one_likely_reading_fits(variant, alternatives):
+    middle = _det("Qd", 300, 440, 0.54, alternatives)
+    out, dets = _reading(variant, middle)
+    assert infer_from_build(out, dets, load_variant(variant)) == []
+    assert middle.uncertain and middle.code == _c("Qd") and middle.inferred is None
+
+
+def test_a_neighbour_too_far_away_says_nothing():
+    # a card may have been missed between K♥ and the uncertain one: only J♥ above constrains
+    # it, and both black queens fit under J♥
+    middle = _det("Qd", 300, 440, 0.54, [("Qs", 0.2), ("Qc", 0.15)])
+    far = _det("Kh", 300, 280)
+    out = PileReading("klondike", {"t3": [far, middle, _det("Jh", 300, 480)],
+                                   "t4": [_det("9c", 500, 400), _det("8d", 500, 440)]})
+    dets = [d for ds in out.piles.values() for d in ds]
+    assert infer_from_build(out, dets, load_variant("klondike")) == []
+    assert middle.uncertain
+
+
+@pytest.fixture
+def scanned(monkeypatch):
+    """`companion scan` on a photo whose reading is the hand-made one above."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("cv2")
+    from companion.vision import scan as scan_mod
+    middle = _det("Qd", 300, 440, 0.54, [("Qc", 0.2), ("Qs", 0.15), ("10s", 0.08)])
+    out, dets = _reading("klondike", middle, elsewhere=["Qc"])
+    infer_from_build(out, dets, load_variant("klondike"))
+    build_position(out, load_variant("klondike"))
+    image = np.full((600, 600, 3), 40, np.uint8)
+
+    def fake(photo=None, camera=None, variant=None, decks=None, threshold=None, deck=None):
+        return {"image": image, "info": {"scale": 1.0, "original_size": (600, 600)},
+                "sheet": None, "cards": dets, "piles": out, "variant": "klondike",
+                "deck_used": None}
+    monkeypatch.setattr(scan_mod, "scan_photo", fake)
+    return middle
+
+
+def test_scan_says_which_card_was_inferred_and_why(scanned, run, tmp_path):
+    code, out, err = run("--ascii", "scan", "table.jpg", "--variant", "klondike")
+    assert code == 0, err
+    assert "Qs* inferred from the rules (read 54% as Qd; the only reading the column's build " \
+           "allows)" in out
+    assert "t3: Kh Qs* Jh" in out
+
+
+def test_scan_json_names_the_inferred_card(scanned, run):
+    code, out, _ = run("scan", "table.jpg", "--variant", "klondike", "--json")
+    data = json.loads(out)
+    assert data["piles"]["t3"] == ["Kh", "Qs", "Jh"]
+    [inf] = data["inferred"]
+    assert inf["pile"] == "t3" and inf["card"] == "Qs" and inf["read"] == "Qd"
+    assert inf["read_confidence"] == 0.54
+    card = next(c for c in data["cards"] if c["inferred"])
+    assert card["card"] == "Qs" and not card["uncertain"]
+
+
+def test_debug_image_marks_the_inferred_card_in_its_own_colour(scanned, run, tmp_path):
+    cv2 = pytest.importorskip("cv2")
+    from companion.cli.scan_cmds import INFERRED_BGR
+    path = tmp_path / "read.png"
+    assert run("scan", "table.jpg", "--variant", "klondike", "--debug", str(path))[0] == 0
+    img = cv2.imread(str(path))
+    drawn = (img == INFERRED_BGR).all(axis=2)
+    ys, xs = drawn.nonzero()
+    assert len(xs) and abs(xs.mean() - scanned.x) < 60 and abs(ys.mean() - scanned.y) < 40
