@@ -101,6 +101,13 @@ def photo_position(reading, source: str):
                         "there, give the position with --position instead")
     if piles.unplaced:
         warnings.append(f"{len(piles.unplaced)} card(s) read but not placed in a pile")
+    from ..cards import code_text
+    from .piles import inferred_text
+    for name, ds in piles.piles.items():
+        for d in ds:
+            if d.inferred is not None:
+                warnings.append(f"{name}: {code_text(d.code, False)} was inferred from the "
+                                f"rules ({inferred_text(d)}): check it on the table")
     return pos, warnings
 
 

@@ -123,3 +123,21 @@ def test_debug_image_marks_the_inferred_card_in_its_own_colour(scanned, run, tmp
     drawn = (img == INFERRED_BGR).all(axis=2)
     ys, xs = drawn.nonzero()
     assert len(xs) and abs(xs.mean() - scanned.x) < 60 and abs(ys.mean() - scanned.y) < 40
+
+
+def test_a_hint_from_the_photo_says_which_card_was_inferred():
+    from companion.vision.integrate import photo_position
+    middle = _det("Qd", 300, 440, 0.54, [("Qc", 0.2), ("Qs", 0.15), ("10s", 0.08)])
+    piles = {"t3": [_det("Kh", 300, 400), middle, _det("Jh", 300, 480)]}
+    for k, (name, card) in enumerate([("t1", "Qc"), ("t2", "2h"), ("t4", "3h"),
+                                      ("t5", "4h"), ("t6", "5h"), ("t7", "6h")]):
+        piles[name] = [_det(card, 500 + 100 * k, 400)]
+    out = PileReading("klondike", piles)
+    dets = [d for ds in piles.values() for d in ds]
+    v = load_variant("klondike")
+    assert infer_from_build(out, dets, v) == [middle]
+    build_position(out, v)
+    pos, warnings = photo_position({"cards": dets, "piles": out}, "table.jpg")
+    assert pos is out.position
+    said = [w for w in warnings if "inferred" in w]
+    assert said and said[0].startswith("t3: Qs was inferred from the rules (read 54% as Qd")
