@@ -696,16 +696,24 @@ class Session:
                 return self._reply(False, "illegal", f"{m}: {reason}",
                                    data={"reason": reason})
             moves.append(m)
+        texts, failed = self._record_reveals(moves)
+        if failed is not None:
+            return failed
+        return self._after_reveal(texts)
+
+    def _record_reveals(self, moves: list) -> tuple[list[str], Reply | None]:
+        """Play the checked reveal ``moves`` and save them in one step: their texts, and the
+        store's error reply (every move taken back, the saved game as it was) or None."""
         texts = [str(m) for m in moves]
         for m in moves:
             self.pos.play(m)
         if not self._persist(texts):
             for _ in moves:
                 self.pos.pop()
-            return self._last_store_error
+            return texts, self._last_store_error
         self.entries.extend(texts)
         self.redo_stack.clear()
-        return self._after_reveal(texts)
+        return texts, None
 
     def _after_reveal(self, texts: list[str], redo: bool = False) -> Reply:
         by_pile: dict[str, list[str]] = {}
@@ -848,15 +856,9 @@ class Session:
             moves.append(m)
         if not moves:
             return None
-        texts = [str(m) for m in moves]
-        for m in moves:
-            self.pos.play(m)
-        if not self._persist(texts):
-            for _ in moves:
-                self.pos.pop()
-            return self._last_store_error
-        self.entries.extend(texts)
-        self.redo_stack.clear()
+        texts, failed = self._record_reveals(moves)
+        if failed is not None:
+            return failed
         reply = self._after_reveal(texts)
         reply.lines.insert(0, self._t(f"Read from {source}: {len(moves)} of "
                                       f"{len(plan) + len(todo)} waiting cards."))

@@ -89,19 +89,24 @@ def small_klondike(rng: random.Random, options: dict | None = None,
     return made("klondike", piles, options=options)
 
 
-def small_golf(rng: random.Random) -> Position:
+def small_golf(rng: random.Random, most: int = 2, stock: tuple[int, int] = (2, 8),
+               buried: bool = False) -> Position:
+    """A random small Golf position: up to ``most`` cards a column, a short stock, and one
+    waste card; with ``buried``, every other card lies in the waste already (a late game,
+    where cards left on the tableau often have nothing left to be played onto)."""
     cards = list(range(52))
     rng.shuffle(cards)
     piles: dict = {}
     k = 0
     for t in range(7):
-        n = rng.randint(0, 2)
+        n = rng.randint(0, most)
         if n:
             piles[f"t{t + 1}"] = " ".join(CARDS[c].text(False) for c in cards[k:k + n])
         k += n
-    ns = rng.randint(2, 8)
+    ns = rng.randint(*stock)
     piles["s"] = (" ".join(CARDS[c].text(False) for c in cards[k:k + ns]), ns)
-    piles["w"] = CARDS[cards[k + ns]].text(False)
+    waste = cards[k + ns:] if buried else cards[k + ns:k + ns + 1]
+    piles["w"] = " ".join(CARDS[c].text(False) for c in waste)
     return made("golf", piles)
 
 

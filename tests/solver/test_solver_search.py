@@ -19,22 +19,28 @@ def replays_to_a_win(pos, moves) -> bool:
     return q.is_won()
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
-@pytest.mark.parametrize("options", [{}, {"draw": 1}])
-def test_klondike_verdicts_match_exhaustive_search(options, strategy):
-    rng = random.Random(7)
-    checked = 0
-    for _ in range(40):
-        pos = small_klondike(rng, options)
-        truth = naive(pos, cap=3000)
+def agree_with_naive(positions, cap: int, strategy: str = "depth") -> list[str]:
+    """Solve each position the plain exhaustive search decides within ``cap`` positions and
+    check the verdicts agree, and that every won line replays; the verdicts checked."""
+    truths = []
+    for pos in positions:
+        truth = naive(pos, cap=cap)
         if truth is None:
             continue
         r = solve(pos, Limits(seconds=5), strategy=strategy)
         assert r.verdict == truth, pos.text(False)
         if truth == "won":
             assert replays_to_a_win(pos, r.moves)
-        checked += 1
-    assert checked >= 20
+        truths.append(truth)
+    return truths
+
+
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
+@pytest.mark.parametrize("options", [{}, {"draw": 1}])
+def test_klondike_verdicts_match_exhaustive_search(options, strategy):
+    rng = random.Random(7)
+    positions = [small_klondike(rng, options) for _ in range(40)]
+    assert len(agree_with_naive(positions, 3000, strategy)) >= 20
 
 
 def test_klondike_with_foundation_return_safe_moves_never_change_a_verdict(monkeypatch):
@@ -55,18 +61,8 @@ def test_klondike_with_foundation_return_safe_moves_never_change_a_verdict(monke
 @pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
 def test_golf_verdicts_match_exhaustive_search(strategy):
     rng = random.Random(11)
-    verdicts = set()
-    for _ in range(40):
-        pos = small_golf(rng)
-        truth = naive(pos, cap=5000)
-        if truth is None:
-            continue
-        r = solve(pos, Limits(seconds=5), strategy=strategy)
-        assert r.verdict == truth, pos.text(False)
-        if truth == "won":
-            assert replays_to_a_win(pos, r.moves)
-        verdicts.add(truth)
-    assert verdicts == {"won", "lost"}
+    positions = [small_golf(rng) for _ in range(40)]
+    assert set(agree_with_naive(positions, 5000, strategy)) == {"won", "lost"}
 
 
 def test_streets_and_alleys_small_deals_match_exhaustive_search():
@@ -225,37 +221,11 @@ def test_pyramid_turned_stock_card_is_not_mistaken_for_a_full_cycle():
         assert pos.is_won()
 
 
-def _late_golf(rng: random.Random):
-    """A random late Golf position: many cards already buried in the waste, so that cards left
-    on the tableau often have no card still to come that they could be played onto."""
-    from companion.cards import CARDS
-    cards = list(range(52))
-    rng.shuffle(cards)
-    piles, k = {}, 0
-    for t in range(7):
-        n = rng.randint(0, 3)
-        if n:
-            piles[f"t{t + 1}"] = " ".join(CARDS[c].text(False) for c in cards[k:k + n])
-        k += n
-    ns = rng.randint(1, 6)
-    piles["s"] = (" ".join(CARDS[c].text(False) for c in cards[k:k + ns]), ns)
-    piles["w"] = " ".join(CARDS[c].text(False) for c in cards[k + ns:])
-    return made("golf", piles)
-
-
 @pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
 def test_golf_stranded_cards_prove_losses_only_when_the_exhaustive_search_agrees(strategy):
     rng = random.Random(5)
-    verdicts = set()
-    for _ in range(60):
-        pos = _late_golf(rng)
-        truth = naive(pos, cap=20000)
-        if truth is None:
-            continue
-        r = solve(pos, Limits(seconds=5), strategy=strategy)
-        assert r.verdict == truth, pos.text(False)
-        verdicts.add(truth)
-    assert verdicts == {"won", "lost"}
+    positions = [small_golf(rng, most=3, stock=(1, 6), buried=True) for _ in range(60)]
+    assert set(agree_with_naive(positions, 20000, strategy)) == {"won", "lost"}
 
 
 def test_golf_card_that_nothing_left_can_precede_is_lost_at_once():
@@ -297,18 +267,8 @@ def _late_pyramid(rng: random.Random):
 
 def test_pyramid_partnerless_cards_and_lone_kings_agree_with_the_exhaustive_search():
     rng = random.Random(3)
-    verdicts = set()
-    for _ in range(60):
-        pos = _late_pyramid(rng)
-        truth = naive(pos, cap=20000)
-        if truth is None:
-            continue
-        r = solve(pos, Limits(seconds=5))
-        assert r.verdict == truth, pos.text(False)
-        if truth == "won":
-            assert replays_to_a_win(pos, r.moves)
-        verdicts.add(truth)
-    assert verdicts == {"won", "lost"}
+    positions = [_late_pyramid(rng) for _ in range(60)]
+    assert set(agree_with_naive(positions, 20000)) == {"won", "lost"}
 
 
 def test_pyramid_card_with_no_partner_left_is_lost_at_once():
