@@ -653,11 +653,15 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     # need a hundred times longer for; a win any of them finds is a win. Their "lost"
     # proves nothing (that look simply stops); only a search of the whole space proves a
     # loss. In an open game (nothing face down) where foundations build up in suit, a second
-    # whole search runs beside the first, best-first by the cards' order (``order``).
+    # whole search runs beside the first, best-first by the cards' order (``order``), and
+    # skips what the first has met (see :func:`_drive`).
+    # There the narrow looks are left out: a card lying on a card it could be built on there
+    # lies on it by the deal's chance, and moving it is no run split (on Streets and Alleys
+    # deals 1-40, no narrow look won a deal within 100,000 positions).
     plan = [(strategy, False)]
     if kn.dig and strategy != "order" and not any(pos.down[i] for i in kn.T):
         plan.insert(0, ("order", False))
-    if kn.narrowable:
+    elif kn.narrowable:
         plan = [(how, True) for how in NARROW_LOOKS] + plan
 
     return _drive(pos, limits, stop, short, prefer, plan)
@@ -678,11 +682,20 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     loss only from a search of the whole space."""
     start = time.perf_counter()
     deadline = start + limits.seconds if limits.seconds is not None else None
-    max_states = None
+    max_states = None  # for each search
     if limits.memory_mb is not None:
         max_states = int(limits.memory_mb * 2**20 / (_BYTES_PER_STATE * len(plan)))
-    runs = [_steps(pos, prefer, short, how, narrow, max_states) for how, narrow in plan]
-    whole = [not narrow for _, narrow in plan]  # a search of the whole space: its "lost" is a proof
+    # A best-first search of the whole space beside the depth-first one (``order``) skips
+    # the positions the depth-first search has met: those it has searched already, or is
+    # searching, and it will not have to search them twice. Only the depth-first search's
+    # "lost" is then a proof (the other's ran out only of positions the first had not met).
+    whole = [not narrow for _, narrow in plan]
+    prover = max(i for i, w in enumerate(whole) if w) if any(whole) else -1
+    proof_set: set[bytes] = set()
+    runs = [_steps(pos, prefer, short, how, narrow, max_states,
+                   proof_set if i == prover else None,
+                   proof_set if w and i != prover else None)
+            for i, ((how, narrow), w) in enumerate(zip(plan, whole, strict=True))]
     seen = [(0, 0)] * len(runs)
     active = list(range(len(runs)))
     spent_memory = False
@@ -702,7 +715,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             except StopIteration as done:
                 r = done.value
                 seen[i] = (r.nodes, r.states)
-                if r.verdict == WON or (whole[i] and r.verdict == LOST):
+                if r.verdict == WON or (i == prover and r.verdict == LOST):
                     for j in active:
                         if j != i:
                             runs[j].close()
@@ -738,14 +751,20 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
     return _drive(pos, limits, stop, short, prefer, [(strategy, narrow)])
 
 
-def _steps(pos, prefer, short, strategy, narrow, max_states):
+def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None):
     """One search, as a generator: it yields (positions expanded, positions stored) every
     few hundred positions, so that a driver can interleave searches and keep the budgets,
-    and returns its :class:`SolveResult` (``unknown`` only when ``max_states`` is reached)."""
+    and returns its :class:`SolveResult` (``unknown`` only when ``max_states`` is reached).
+    ``visited``: the set of positions met (a set another search reads); ``skip``: the
+    positions another search has met, which this one skips, and then its ``lost`` only
+    says it has nothing left (see :func:`_drive`)."""
     kn = knowledge(pos.variant)
     work = pos.copy()
     start = time.perf_counter()
-    visited: set[bytes] = set()
+    if visited is None:
+        visited = set()
+    if skip is None:
+        skip = frozenset()
     nodes = 0
     eng = pos.engine
 
@@ -943,7 +962,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states):
                 for m in seq:
                     q.push_raw(m)
                 key = kn.key(q)
-                if key in visited:
+                if key in visited or key in skip:
                     continue
                 visited.add(key)
                 work = q
@@ -953,7 +972,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states):
                                   _line(root_line, node) + q.history)
                 if k:
                     key = kn.key(q)
-                    if key in visited:
+                    if key in visited or key in skip:
                         continue
                     visited.add(key)
                 if not ms:
@@ -997,7 +1016,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states):
         # Seen before (the safe moves from here are the same as last time): skip at once,
         # before generating any move.
         key = kn.key(work)
-        if key in visited:
+        if key in visited or key in skip:
             for _ in range(len(seq)):
                 work.pop()
             continue
@@ -1008,7 +1027,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states):
                           work.history[base:])
         if k:
             key = kn.key(work)
-            if key in visited:
+            if key in visited or key in skip:
                 ms = []
             visited.add(key)
         k += len(seq)
