@@ -1,4 +1,5 @@
-"""Shared CLI pieces: display detection, parameter types, and loading a position.
+"""Shared CLI pieces: display detection, parameter types, shared options, and naming, loading
+and playing on a position.
 
 Imports only click and the standard library at module level; the rules engine is imported
 inside functions so that `--help` stays fast.
@@ -179,6 +180,56 @@ def start_position(variant_key: str, seed: int | None, position: str | None, opt
     if seed is None:
         raise click.UsageError("say which deal: --seed N (a seeded deal) or --position FILE")
     return Position.deal(load_variant_or_fail(variant_key, options), seed)
+
+
+def position_options(*, seed_help: str = "Start from the seeded deal N.",
+                     position_help: str = "Start from a position in its JSON form "
+                                          "(as `deal --json` writes it).",
+                     also=()):
+    """The options that name a position, in this order: ``--seed N``, ``--position FILE``,
+    the decorators in ``also`` (other ways a command takes a position, such as hint's
+    ``--photo``), ``--after MOVES`` and ``--option NAME=VALUE``.
+
+    The command receives ``seed``, ``position_file``, ``after`` and ``options``; it turns them
+    into a position with :func:`start_position`, then :func:`play_after`."""
+    def decorate(f):
+        f = option_flag(f)
+        f = click.option("--after", multiple=True, metavar="MOVES",
+                         help="Moves to play first, separated by commas: --after 't1 t7, s'.")(f)
+        for option in reversed(also):
+            f = option(f)
+        f = click.option("--position", "position_file", type=click.Path(dir_okay=False),
+                         help=position_help)(f)
+        return click.option("--seed", type=SEED, help=seed_help)(f)
+    return decorate
+
+
+def play_moves(pos, texts, *, as_json: bool = False) -> list[str]:
+    """Play ``texts`` on ``pos`` in order: the moves played, in canonical notation.
+
+    At the first refusal it says which move and why (on stderr, or as JSON with the moves
+    played and the position reached), and the command exits with status 1."""
+    from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+    played = []
+    for n, text in enumerate(texts, 1):
+        try:
+            move = pos.play(text)
+        except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as exc:
+            reason = getattr(exc, "reason", None) or str(exc)
+            if as_json:
+                echo_json({"ok": False, "played": played,
+                           "failed": {"index": n, "move": text, "reason": reason},
+                           "position": pos.to_json()})
+            else:
+                click.echo(display().text(f"Move {n} ({text}) refused: {reason}"), err=True)
+            click.get_current_context().exit(1)
+        played.append(str(move))
+    return played
+
+
+def play_after(pos, after, *, as_json: bool = False) -> list[str]:
+    """Play the ``--after`` moves (see :func:`play_moves`)."""
+    return play_moves(pos, split_moves(after), as_json=as_json)
 
 
 def split_moves(texts) -> list[str]:

@@ -14,6 +14,9 @@ from .common import (
     echo_json,
     option_flag,
     parse_options,
+    play_after,
+    play_moves,
+    position_options,
     split_moves,
     start_position,
 )
@@ -92,12 +95,7 @@ def deal(variant, seed, options, as_json):
 
 @click.command()
 @click.argument("variant", type=VARIANT)
-@click.option("--seed", type=SEED, help="Start from the seeded deal N.")
-@click.option("--position", "position_file", type=click.Path(dir_okay=False),
-              help="Start from a position in its JSON form (as `deal --json` writes it).")
-@click.option("--after", multiple=True, metavar="MOVES",
-              help="Moves to play first, separated by commas: --after 't1 t7, s'.")
-@option_flag
+@position_options()
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def moves(variant, seed, position_file, after, options, as_json):
@@ -114,9 +112,7 @@ def moves(variant, seed, position_file, after, options, as_json):
       companion moves spider --position game.json --json
     """
     pos = start_position(variant, seed, position_file, parse_options(options))
-    played = _play_all(pos, split_moves(after), as_json, label="--after")
-    if played is None:
-        click.get_current_context().exit(1)
+    played = play_after(pos, after, as_json=as_json)
     legal = [str(m) for m in pos.legal_moves]
     if as_json:
         echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
@@ -133,27 +129,6 @@ def moves(variant, seed, position_file, after, options, as_json):
     end = _outcome_text(pos)
     if end:
         click.echo(end)
-
-
-def _play_all(pos, texts, as_json, label="move"):
-    """Play ``texts`` in order; on the first refusal report it and return None."""
-    from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-    played = []
-    for n, text in enumerate(texts, 1):
-        try:
-            move = pos.play(text)
-        except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as exc:
-            reason = getattr(exc, "reason", None) or str(exc)
-            if as_json:
-                echo_json({"ok": False, "played": played,
-                           "failed": {"index": n, "move": text, "reason": reason},
-                           "position": pos.to_json()})
-            else:
-                d = display()
-                click.echo(d.text(f"Move {n} ({text}) refused: {reason}"), err=True)
-            return None
-        played.append(str(move))
-    return played
 
 
 @click.command()
@@ -192,9 +167,7 @@ def check(variant, move_args, seed, position_file, moves_file, options, as_json,
         raise click.UsageError("no moves to check: give them as arguments (companion check "
                                "klondike --seed 1 's' 't1 t7') or with --moves-file FILE")
     pos = start_position(variant, seed, position_file, parse_options(options))
-    played = _play_all(pos, texts, as_json)
-    if played is None:
-        click.get_current_context().exit(1)
+    played = play_moves(pos, texts, as_json=as_json)
     if as_json:
         echo_json({"ok": True, "played": played, "outcome": _outcome_json(pos),
                    "position": pos.to_json()})

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from .common import (
-    SEED,
     VARIANT,
     display,
     display_flags,
@@ -16,7 +15,8 @@ from .common import (
     load_variant_or_fail,
     option_flag,
     parse_options,
-    split_moves,
+    play_after,
+    position_options,
     start_position,
 )
 
@@ -27,19 +27,10 @@ def _positive(ctx, param, value):
     return value
 
 
-def _after(pos, after) -> list[str] | None:
-    from .engine_cmds import _play_all
-    return _play_all(pos, split_moves(after), False, label="--after")
-
-
 @click.command()
 @click.argument("variant", type=VARIANT)
-@click.option("--seed", type=SEED, help="Solve the seeded deal N.")
-@click.option("--position", "position_file", type=click.Path(dir_okay=False),
-              help="Solve a position in its JSON form (every card must be known).")
-@click.option("--after", multiple=True, metavar="MOVES",
-              help="Moves to play first, separated by commas.")
-@option_flag
+@position_options(seed_help="Solve the seeded deal N.",
+                  position_help="Solve a position in its JSON form (every card must be known).")
 @click.option("--timeout", type=float, default=30.0, show_default=True, callback=_positive,
               help="Seconds the search may take.")
 @click.option("--nodes", type=int, default=None, callback=_positive,
@@ -69,8 +60,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     from ..solver.search import Limits, SolverError
     from ..solver.search import solve as run_solve
     pos = start_position(variant, seed, position_file, parse_options(options))
-    if _after(pos, after) is None:
-        click.get_current_context().exit(1)
+    play_after(pos, after)
     try:
         r = run_solve(pos, Limits(seconds=timeout, nodes=nodes, memory_mb=memory_mb))
     except SolverError as exc:
@@ -121,14 +111,12 @@ class VariantOrGame(click.ParamType):
 
 @click.command()
 @click.argument("target", type=VariantOrGame(), metavar="VARIANT|ID")
-@click.option("--seed", type=SEED, help="The seeded deal N.")
-@click.option("--position", "position_file", type=click.Path(dir_okay=False),
-              help="A position in its JSON form (typed in, or read from a photo).")
-@click.option("--photo", "photo", type=click.Path(dir_okay=False), metavar="PHOTO",
-              help="Read the position from a photo of the table (`cam0` for webcam 0).")
-@click.option("--after", multiple=True, metavar="MOVES",
-              help="Moves to play first, separated by commas.")
-@option_flag
+@position_options(
+    seed_help="The seeded deal N.",
+    position_help="A position in its JSON form (typed in, or read from a photo).",
+    also=[click.option("--photo", "photo", type=click.Path(dir_okay=False), metavar="PHOTO",
+                       help="Read the position from a photo of the table (`cam0` for "
+                            "webcam 0).")])
 @click.option("--db", "db", type=click.Path(dir_okay=False), metavar="PATH",
               help="With a game ID: the game database (default: $COMPANION_DB, else "
                    "games.sqlite3 in your user data folder).")
@@ -191,8 +179,7 @@ def hint(target, seed, position_file, photo, after, options, db, peek, samples, 
                               as_json)
     else:
         pos = start_position(value, seed, position_file, parse_options(options))
-    if _after(pos, after) is None:
-        click.get_current_context().exit(1)
+    play_after(pos, after)
     d = display()
     try:
         h = make_hint(pos, peek=peek, samples=samples, seconds=timeout, rng_seed=rng_seed,

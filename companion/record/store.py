@@ -22,7 +22,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -318,38 +318,48 @@ class Store:
                 f"--db PATH or COMPANION_DB.")
         return StoreError(f"the game database {where}: {doing} failed: {msg}")
 
-    def _read(self, sql: str, args: Iterable = ()) -> list[tuple]:
+    def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             raise StoreError(f"the game database {self.path} is closed")
+        return self._conn
+
+    def _read(self, sql: str, args: Iterable = ()) -> list[tuple]:
+        conn = self._connection()
         try:
-            return self._conn.execute(sql, tuple(args)).fetchall()
+            return conn.execute(sql, tuple(args)).fetchall()
         except sqlite3.Error as exc:
             raise self._error(exc, "read") from None
 
-    def _write(self, statements: list[tuple[str, tuple]], *, check=None):
-        """Run ``statements`` in one transaction; ``check(conn)`` runs first inside it."""
-        conn = self._conn
-        if conn is None:
-            raise StoreError(f"the game database {self.path} is closed")
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) around the ``with`` body.
+
+        Whatever goes wrong, it is rolled back, so nothing is written; an SQLite error then
+        becomes a :class:`StoreError` that says what to do."""
+        conn = self._connection()
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            result = check(conn) if check else None
-            last = None
-            for sql, args in statements:
-                last = conn.execute(sql, args)
-            conn.execute("COMMIT")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
         except sqlite3.IntegrityError as exc:
-            self._rollback()
             raise StoreError(
                 f"the game database {self.path} refused the change ({exc}): another companion "
                 f"window may be recording the same game. Quit, then resume the game again."
             ) from None
         except sqlite3.Error as exc:
-            self._rollback()
             raise self._error(exc, "write") from None
-        except BaseException:
-            self._rollback()
-            raise
+
+    def _write(self, statements: list[tuple[str, tuple]], *, check=None):
+        """Run ``statements`` in one transaction; ``check(conn)`` runs first inside it."""
+        with self._transaction() as conn:
+            result = check(conn) if check else None
+            last = None
+            for sql, args in statements:
+                last = conn.execute(sql, args)
         return result if check else last
 
     def _rollback(self) -> None:
@@ -377,12 +387,8 @@ class Store:
                     entries: list[tuple[str, bool]], result: str | None,
                     termination: str | None, score: int | None) -> int:
         """A whole game in one transaction (the importer has replayed it already)."""
-        conn = self._conn
-        if conn is None:
-            raise StoreError(f"the game database {self.path} is closed")
         stamp = now()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
+        with self._transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO games (name, variant, options, seed, deal_version, start, phase, "
                 "started_at, updated_at, ended_at, result, termination, score) "
@@ -394,13 +400,6 @@ class Store:
             conn.executemany(
                 "INSERT INTO moves (game_id, ply, text, reveal, at) VALUES (?, ?, ?, ?, ?)",
                 [(gid, k, text, int(rev), stamp) for k, (text, rev) in enumerate(entries, 1)])
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            self._rollback()
-            raise self._error(exc, "write") from None
-        except BaseException:
-            self._rollback()
-            raise
         return gid
 
     def game(self, game_id: int) -> GameRow:

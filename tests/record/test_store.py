@@ -153,6 +153,41 @@ def test_a_full_disk_is_reported_and_the_transaction_rolled_back(store):
     assert store.moves(gid) == [("s", False)]
 
 
+class _FailingMoves(FailingConnection):
+    """Lets a game's row in, then fails on its moves (the second half of an import)."""
+
+    def execute(self, sql, *args):
+        return self._conn.execute(sql, *args)
+
+    def executemany(self, sql, *args):
+        raise sqlite3.OperationalError(self.message)
+
+
+def test_an_import_that_fails_halfway_leaves_no_game_behind(store):
+    gid = _game(store)
+    store._conn = _FailingMoves(store._conn)
+    with pytest.raises(StoreError, match="the disk is full"):
+        store.import_game(variant="klondike", options={}, seed=2, deal_version=1, name=None,
+                          start=None, started_at=None, entries=[("s", False)], result=None,
+                          termination=None, score=None)
+    store._conn = store._conn._conn
+    assert not store._conn.in_transaction
+    assert [g.id for g in store.games()] == [gid]
+
+
+def test_a_closed_store_says_so_on_read_and_write(store):
+    gid = _game(store)
+    store.close()
+    with pytest.raises(StoreError, match="is closed"):
+        store.moves(gid)
+    with pytest.raises(StoreError, match="is closed"):
+        store.append(gid, 1, [("s", False)])
+    with pytest.raises(StoreError, match="is closed"):
+        store.import_game(variant="klondike", options={}, seed=2, deal_version=1, name=None,
+                          start=None, started_at=None, entries=[], result=None,
+                          termination=None, score=None)
+
+
 # ------------------------------------------------------------------------------ read-only
 
 def _make_read_only(path: Path):
