@@ -205,6 +205,52 @@ class Engine:
             out.append((STOCK, S, 0, -1))
         return out
 
+    def waste_mover(self, pos):
+        """For a scan through the stock from ``pos``: a function of the position that gives
+        the same moves as :meth:`gen_talon` less the stock action, valid while only the stock,
+        the waste and the pass state change (the tableau and foundations stay as in ``pos``),
+        or None where the moves depend on more than the waste's top card. The foundations'
+        and the tableau's tops are looked at once, not at every turn."""
+        S, W = self.S, self.W
+        if self.pairs or self.gaps or self.accordion or self.fill_first or self.strict_last \
+                or self.force_aces or self.autofill or S < 0 or W < 0 \
+                or self._gen_stock_to_space in self.gens or self.wbuild is not None \
+                or (self._gen_to_reserve in self.gens and "w" in self.reserve.sources):
+            return None
+        piles = pos.piles
+        acc = self._foundation_map(piles) if self.F and not self.complete_runs else {}
+        to_tableau = self._gen_waste_to_tableau in self.gens
+        tb, tmax = self.tbuild, self.tmax
+        tops = []  # (pile, its top card, or -1 for a space), in pile order
+        for j in self.T:
+            q = piles[j]
+            if not tmax or len(q) < tmax:
+                tops.append((j, q[-1] if q else -1))
+        space_takes = self.space_takes
+
+        def moves(q) -> list[Raw]:
+            w = q.piles[W]
+            if not w or w[-1] == UNKNOWN:
+                return []
+            top = w[-1]
+            out: list[Raw] = []
+            f = acc.get(top)
+            if f is not None:
+                out.append((MOVE, W, 1, f))
+            if to_tableau:
+                space_ok = None
+                for j, t in tops:
+                    if t >= 0:
+                        if tb[t][top]:
+                            out.append((MOVE, W, 1, j))
+                    else:
+                        if space_ok is None:
+                            space_ok = space_takes(q, W, top)
+                        if space_ok:
+                            out.append((MOVE, W, 1, j))
+            return out
+        return moves
+
     def _constrain(self, pos, out: list[Raw]) -> list[Raw]:
         """Rules that narrow the choice: Gate's spaces first, Octave's turned card."""
         piles = pos.piles

@@ -851,11 +851,11 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         use the stock or the waste on the way, scored, each with the turns before it."""
         out = []
         piles, down = scan.piles, scan.down
-        gen_talon = scan.engine.gen_talon
+        gen = scan.engine.waste_mover(scan) or scan.engine.gen_talon
         for k, (ps, pw, ds, pn, idle) in enumerate(talon_cycle(scan, stock), 1):
             piles[S], piles[W], down[S] = ps, pw, ds
             scan.pass_no, scan.idle = pn, idle
-            for m in gen_talon(scan):  # only the stock and waste moves
+            for m in gen(scan):  # only the stock and waste moves
                 if m[0] != STOCK:
                     out.append((-kn.score(scan, m), k, (stock,) * k + (m,)))
         return out
