@@ -955,10 +955,14 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         gw = BEAM_G if strategy == "beam" else 0
         root_line = tuple(work.history[base:])
         counter = 0
-        heap = [(kn.progress(work, measure), 0, work, None, kids)]
+        # With ``prefer``, the positions below each preferred first move come before the
+        # rest, in the order preferred (best-first within each): the hints' samples then
+        # agree on their first move where they can.
+        first = {m: k for k, m in enumerate(prefer or ())}
+        heap = [(0, kn.progress(work, measure), 0, work, None, kids)]
         root_pos = work
         while heap:
-            _, _, node_pos, node, kids = heapq.heappop(heap)
+            group, _, _, node_pos, node, kids = heapq.heappop(heap)
             if node_pos is not root_pos:
                 nodes += 1
             kept = []
@@ -988,10 +992,12 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     return result(WON, f"won after searching {nodes} positions",
                                   _line(root_line, node) + won_line)
                 counter += 1
-                kept.append((kn.progress(q, measure) + gw * len(q.history), -counter, q.copy(),
-                             child, grand))
+                if node_pos is root_pos and first:
+                    group = first.get(seq[0], len(first))
+                kept.append((group, kn.progress(q, measure) + gw * len(q.history), -counter,
+                             q.copy(), child, grand))
             if width is not None and len(kept) > width:
-                kept.sort(key=lambda e: e[:2])
+                kept.sort(key=lambda e: e[:3])
                 del kept[width:]
             for e in kept:
                 heapq.heappush(heap, e)
