@@ -110,7 +110,10 @@ class VariantOrGame(click.ParamType):
 
 
 @click.command()
-@click.argument("target", type=VariantOrGame(), metavar="VARIANT|ID")
+@click.argument("target", type=VariantOrGame(), metavar="VARIANT|ID", required=False)
+@click.option("--variant", "variant_opt", type=VARIANT, metavar="VARIANT",
+              help="The variant, for those who prefer to name it as an option: "
+                   "`hint --position P --variant klondike` is `hint klondike --position P`.")
 @position_options(
     seed_help="The seeded deal N.",
     position_help="A position in its JSON form (typed in, or read from a photo).",
@@ -131,8 +134,8 @@ class VariantOrGame(click.ParamType):
 @click.option("--seed-samples", "rng_seed", type=int, default=None, hidden=True)
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def hint(target, seed, position_file, photo, after, options, db, peek, samples, timeout,
-         rng_seed, as_json):
+def hint(target, variant_opt, seed, position_file, photo, after, options, db, peek, samples,
+         timeout, rng_seed, as_json):
     """The best next move, with its reason and a verdict: in a game of VARIANT,
     or in the saved game ID (as `companion play` recorded it).
 
@@ -166,6 +169,7 @@ def hint(target, seed, position_file, photo, after, options, db, peek, samples, 
     """
     from ..solver.hints import hint as make_hint
     from ..solver.search import SolverError
+    target = _hint_target(target, variant_opt)
     kind, value = target
     header, extra = None, {}
     if kind == "game":
@@ -194,6 +198,25 @@ def hint(target, seed, position_file, photo, after, options, db, peek, samples, 
     click.echo(d.text(h.text()))
     if kind == "game" and h.move is None and pos.pending_reveals():
         click.echo(f"`companion resume {value}` goes on with the game and asks for it.")
+
+
+def _hint_target(target, variant_opt):
+    """The hint's (kind, value) from the VARIANT|ID argument and --variant."""
+    if variant_opt is None:
+        if target is None:
+            raise click.UsageError("name the game: a variant (companion hint klondike --seed "
+                                   "42) or a saved game's id (companion hint 3; `companion "
+                                   "games` lists them)")
+        return target
+    if target is None:
+        return ("variant", variant_opt)
+    if target[0] == "game":
+        raise click.UsageError(f"game {target[1]} is a saved game: it knows its variant, so "
+                               f"leave out --variant")
+    if target[1] != variant_opt:
+        raise click.UsageError(f"two variants given: {target[1]} and --variant "
+                               f"{variant_opt}; give one")
+    return target
 
 
 def _game_position(gid, db, seed, position_file, photo, options, peek):

@@ -50,6 +50,22 @@ def test_hint_from_a_position_file_and_after(run, tmp_path):
     assert code == 1 and "refused" in err
 
 
+def test_hint_takes_the_variant_as_an_option_too(run, tmp_path):
+    # `hint --position FILE --variant V`, the form the photo and position docs use.
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(deal("streets-and-alleys", 9).to_json()))
+    code, out, _ = run("hint", "--position", str(path), "--variant", "streets", "--json")
+    assert code == 0
+    _, same, _ = run("hint", "streets-and-alleys", "--position", str(path), "--json")
+    assert json.loads(out)["move"] == json.loads(same)["move"]
+    code, _, err = run("hint", "klondike", "--variant", "golf", "--seed", "3")
+    assert code == 2 and "two variants" in err
+    code, _, err = run("hint", "--seed", "3")
+    assert code == 2 and "name the game" in err
+    code, _, err = run("hint", "--variant", "klondek", "--seed", "3")
+    assert code == 2 and "klondike" in err  # the typo's close match is suggested
+
+
 def test_bad_input_is_a_usage_error_not_a_traceback(run, tmp_path):
     code, _, err = run("hint", "klondike", "--seed", "3", "--samples", "0")
     assert code == 2 and "more than 0" in err
