@@ -53,6 +53,7 @@ automatic moves off for that variant: the search stays exact, only slower.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
@@ -674,9 +675,14 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
 
 # The narrow looks of the portfolio (see :func:`solve`).
 NARROW_LOOKS = ("depth", "best", "beam")
-# The beam's width, and the weight of a position's depth (moves played) beside its progress.
-# Chosen on Klondike deals 1-40 (draw 1 and 3, 10,000 positions a look): 65 of 80 won by the
-# beam alone, against 53 by the best-first look with twice the positions.
+# The narrow looks run again and again with their move order shaken a little, each run
+# stopped after a budget of positions growing along Luby's sequence (RESTART_BASE times 1, 1,
+# 2, 1, 1, 2, 4, ...): a search stuck below a bad early move gets a fresh start. On Klondike
+# deals 1-160 with 20,000 positions: draw 1, 146 won against 142 without; draw 3, 130 won and
+# 12 lost against 127 and 13.
+RESTARTED = frozenset({"depth", "best"})
+RESTART_BASE = 2000
+JITTER = 15  # the most a move's score is shaken by (a foundation move scores 100)
 BEAM_WIDTH = 3
 BEAM_G = 0.5
 
@@ -697,9 +703,10 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     whole = [not narrow for _, narrow in plan]
     prover = max(i for i, w in enumerate(whole) if w) if any(whole) else -1
     proof_set: set[bytes] = set()
-    runs = [_steps(pos, prefer, short, how, narrow, max_states,
-                   proof_set if i == prover else None,
-                   proof_set if w and i != prover else None)
+    runs = [_restarting(pos, prefer, short, how, narrow, max_states)
+            if narrow and how in RESTARTED else _steps(pos, prefer, short, how, narrow, max_states,
+                        proof_set if i == prover else None,
+                        proof_set if w and i != prover else None)
             for i, ((how, narrow), w) in enumerate(zip(plan, whole, strict=True))]
     seen = [(0, 0)] * len(runs)
     active = list(range(len(runs)))
@@ -756,7 +763,44 @@ def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
     return _drive(pos, limits, stop, short, prefer, [(strategy, narrow)])
 
 
-def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None):
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+
+
+def _restarting(pos, prefer, short, strategy, narrow, max_states):
+    """A narrow look run again and again with its move order shaken a little, each run
+    stopped after a budget of positions that grows along Luby's sequence."""
+    total, i = 0, 0
+    while True:
+        i += 1
+        budget = RESTART_BASE * _luby(i)
+        run = _steps(pos, prefer, short, strategy, narrow, max_states,
+                     jitter=random.Random(i) if i > 1 else None)
+        n = 0
+        try:
+            while n < budget:
+                n, k = next(run)
+                yield total + n, k
+            run.close()
+        except StopIteration as done:
+            r = done.value
+            r.nodes += total
+            return r
+        total += n
+
+
+def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
+           jitter=None):
     """One search, as a generator: it yields (positions expanded, positions stored) every
     few hundred positions, so that a driver can interleave searches and keep the budgets,
     and returns its :class:`SolveResult` (``unknown`` only when ``max_states`` is reached).
@@ -936,6 +980,9 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 if scan is work:
                     for _ in range(k):
                         work.pop()
+        if jitter is not None:
+            rnd = jitter.random
+            scored = [(sc + JITTER * rnd(), k, seq) for sc, k, seq in scored]
         scored.sort(key=lambda t: (t[0], t[1]))
         ranked = [t[2] for t in scored]
         if root and prefer:

@@ -303,3 +303,8 @@ def test_a_search_that_skipped_another_searchs_positions_proves_no_loss(monkeypa
     r = solve(deal("streets-and-alleys", 1), Limits(seconds=None, nodes=10_000))
     assert calls == [("order", True), ("depth", False)]
     assert r.verdict == "won"
+
+
+def test_restart_budgets_follow_lubys_sequence():
+    from companion.solver.search import _luby
+    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
