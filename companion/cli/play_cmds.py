@@ -752,7 +752,9 @@ def verify(variant, seed, layout_file, photo, options, as_json):
     is not where the seeded deal puts it is reported with its place, then a
     verdict; the exit status is 1 when anything differs. A photographed card
     that cannot be read with confidence is named and not checked: look at
-    it on the table.
+    it on the table. A card read below the threshold whose only reading
+    the rules allow (as `companion scan` marks it with *) is checked and
+    named as inferred: look at it on the table too.
 
     \b
     Examples:
@@ -813,10 +815,16 @@ def verify(variant, seed, layout_file, photo, options, as_json):
                         + ", ".join(report["missing"]))
         for u in report.get("uncertain", []):
             click.echo(d.text(f"Could not be read with confidence (not checked): {u['text']}"))
+        inferred = report.get("inferred", [])
+        for u in inferred:
+            click.echo(d.text(u["text"]))
         n = len(report["mismatches"]) + len(report["problems"])
         if ok:
             click.echo(f"The layout matches seed {seed}: all {report['checked']} cards checked "
-                       f"are where the deal puts them.")
+                       f"are where the deal puts them" + (
+                           f" ({len(inferred)} of them inferred from the rules, named above: "
+                           f"check {'it' if len(inferred) == 1 else 'them'} on the table)."
+                           if inferred else "."))
         elif n:
             click.echo(f"The layout does NOT match seed {seed}: {n} difference"
                        f"{'s' if n != 1 else ''} in {report['checked']} cards checked. Put "

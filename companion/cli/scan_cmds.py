@@ -45,7 +45,9 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     backs cannot be counted is taken as dealt, and said so). In games whose columns are
     always builds (Klondike), an uncertain card in a column is named from the rules when
     exactly one of its likely readings is not already on the table and fits the build with
-    the cards above and below it; it is marked `*` and says what was read.
+    the cards above and below it; it is marked `*` and says what was read. So is an
+    uncertain foundation card where the rules leave one reading (a Klondike foundation
+    showing 5♥ holds A♥-4♥, so none of them can be elsewhere on the table).
 
     Calibrate to your own deck: deal a seeded game (`companion deal klondike --seed 7`
     shows the layout), photograph it before any move, and run scan with --calibrate,

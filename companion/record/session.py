@@ -21,7 +21,9 @@ What a line can be, in play:
 * ``scan PHOTO`` (or ``scan cam0``, a webcam): in setup, the photographed layout's piles whose
   cards were all read with confidence are entered, checked like typed lines (the others are
   named, for the player to type); in play, a card that turned up is named from the photo when
-  exactly one card read with confidence is new to the position.
+  exactly one card read with confidence is new to the position. A card the photo reading
+  inferred from the rules is named as such: entered in setup (checked by the player before
+  `start`), left for the player to type in play (a turned-up card is recorded at once).
 
 A refused line never changes the position.
 """
@@ -760,7 +762,7 @@ class Session:
         return self._scan_reveal(reading, source)
 
     def _scan_layout(self, reading, source: str) -> Reply:
-        from ..vision.integrate import layout_plan
+        from ..vision.integrate import inferred_cards, inferred_line, layout_plan
         layout = self.layout
         assert layout is not None
         names = self.engine.names
@@ -795,6 +797,12 @@ class Session:
         entered = "; ".join(f"{names[i]}: " + " ".join(self.card(c) for c in cs)
                             for i, cs in plan.items())
         lines = [f"Read from {source}: {entered}."]
+        # a card read below the threshold and named from the rules is entered (nothing is
+        # recorded before `start`, after the player has checked the layout) and named here
+        taken = {names[i] for i in plan}
+        inferred = [inferred_line(name, d, self.card) for name, d in inferred_cards(reading)
+                    if name in taken]
+        lines += inferred
         if todo:
             lines.append("Type these yourself (not entered):")
             lines += ["  " + t for t in todo]
@@ -805,32 +813,46 @@ class Session:
             lines.append(layout.instructions())
         return self._reply(True, "layout", *lines, board=layout.complete,
                            data={"scanned": {names[i]: [code_json(c) for c in cs]
-                                             for i, cs in plan.items()}, "to_type": todo})
+                                             for i, cs in plan.items()}, "to_type": todo,
+                                 "inferred": inferred})
 
     def _scan_reveal(self, reading, source: str) -> Reply:
-        from ..vision.integrate import new_cards, uncertain_text
-        new, unsure = new_cards(reading, self.pos)
+        from ..vision.integrate import (
+            CHECK_AND_TYPE,
+            inferred_line,
+            new_cards,
+            uncertain_text,
+            where,
+        )
+        new, unsure, inferred = new_cards(reading, self.pos)
         pending = self.pending
         unsure_text = ("Not read with confidence: " + ", ".join(uncertain_text(d)
                                                                  for d in unsure) + "."
                        if unsure else "")
+        # a card the rules named is not recorded (a card that turns up is, at once): named
+        pile = where(reading)
+        inferred_text = [inferred_line(pile.get(id(d), "in the photo"), d, self.card,
+                                       then=CHECK_AND_TYPE) for d in inferred]
         if len(pending) > 1:
             reply = self._scan_reveals(reading, source)
             if reply is not None:
                 return reply
-        if len(new) == 1 and len(pending) == 1:
+        if len(new) == 1 and len(pending) == 1 and not inferred:
             reply = self._reveal_line(code_json(new[0]))
             reply.lines.insert(0, self._t(f"The photo shows one new card: {self.card(new[0])}."))
             return reply
         if not new:
             why = f"No new card read with confidence in {source}."
+        elif len(new) == 1 and len(pending) == 1:
+            why = (f"The photo shows one new card read with confidence ({self.card(new[0])}) "
+                   f"and {len(inferred)} inferred from the rules: cannot tell which turned up.")
         elif len(new) == 1:
             why = (f"The photo shows one new card ({self.card(new[0])}), but {len(pending)} "
                    f"cards turned up.")
         else:
             why = (f"{len(new)} cards in {source} are new to the position ("
                    + " ".join(self.card(c) for c in new) + "): cannot tell which turned up.")
-        return self._reply(False, "refused", why, unsure_text,
+        return self._reply(False, "refused", why, unsure_text, *inferred_text,
                            "Type the card: " + self._pending_text())
 
     def _scan_reveals(self, reading, source: str) -> Reply | None:

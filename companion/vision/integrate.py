@@ -101,14 +101,34 @@ def photo_position(reading, source: str):
                         "there, give the position with --position instead")
     if piles.unplaced:
         warnings.append(f"{len(piles.unplaced)} card(s) read but not placed in a pile")
-    from ..cards import code_text
-    from .piles import inferred_text
-    for name, ds in piles.piles.items():
-        for d in ds:
-            if d.inferred is not None:
-                warnings.append(f"{name}: {code_text(d.code, False)} was inferred from the "
-                                f"rules ({inferred_text(d)}): check it on the table")
+    warnings += [inferred_line(name, d) for name, d in inferred_cards(reading)]
     return pos, warnings
+
+
+# ------------------------------------------------------------------------------ inferred cards
+
+def inferred_cards(reading) -> list:
+    """(pile name, detection) for every card of the piles that was read below the threshold
+    and named from the rules (:func:`companion.vision.piles.infer_from_build`), in pile order."""
+    piles = reading.get("piles")
+    if piles is None:
+        return []
+    return [(name, d) for name, ds in piles.piles.items() for d in ds if d.inferred is not None]
+
+
+CHECK_AND_TYPE = "check it on the table and type it"
+"""What the player does about a card that turned up in play and was inferred from the rules."""
+
+
+def inferred_line(where: str, d, card=None, then: str = "check it on the table") -> str:
+    """``t3: Q♠ was inferred from the rules (read 54% as Q♦; the only reading the column's
+    build allows): check it on the table``: how every command that uses a photo names a card
+    it did not read sure but took from the rules, so the player looks at it (``where``: the
+    pile or place; ``card``: code -> text, default plain letters; ``then``: what the player
+    does about it)."""
+    from .piles import inferred_text
+    text = card(d.code) if card else _label(d)
+    return f"{where}: {text} was inferred from the rules ({inferred_text(d, card)}): {then}"
 
 
 # ------------------------------------------------------------------------------ verify --photo
@@ -116,15 +136,16 @@ def photo_position(reading, source: str):
 def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
     """The photographed layout against a seeded deal, pile by pile (the piles the player lays
     out and the typed form checks: not the stock, waste or foundations). Same report shape as
-    the typed form, with ``uncertain`` (cards read without confidence: not checked) and
-    ``unread`` (cards of the deal not found in the photo)."""
+    the typed form, with ``uncertain`` (cards read without confidence: not checked),
+    ``missing`` (cards of the deal not found in the photo) and ``inferred`` (cards read below
+    the threshold and named from the rules: checked, and named for the player to look at)."""
     from ..cards import code_json, code_text
     from ..record.layout import place_text
     eng = deal_pos.engine
     names = eng.names
     skip = set(eng.Fset) | {eng.S, eng.W, eng.X}
     piles = reading["piles"].piles if reading["piles"] is not None else {}
-    mismatches, problems, unsure, unread = [], [], [], []
+    mismatches, problems, unsure, unread, inferred = [], [], [], [], []
     checked = 0
 
     def mismatch(i, k, found):
@@ -165,6 +186,13 @@ def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
                                        f"{uncertain_text(d)}"})
                 continue
             checked += 1
+            if d.inferred is not None:
+                place = place_text(names, i, k, len(deal_pos.piles[i]))
+                inferred.append({"place": place, "card": code_json(d.code),
+                                 "read": code_json(d.inferred[0]),
+                                 "read_confidence": round(d.inferred[1], 3),
+                                 "text": inferred_line(place, d,
+                                                       lambda c: code_text(c, symbols))})
             if d.code != deal_pos.piles[i][k]:
                 mismatches.append(mismatch(i, k, d.code))
         for d in extra:
@@ -178,7 +206,7 @@ def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
         problems.append(f"{len(loose)} card(s) read but not placed in a pile: "
                         + " ".join(code_text(d.code, symbols) for d in loose))
     return {"checked": checked, "mismatches": mismatches, "missing": unread,
-            "problems": problems, "uncertain": unsure}
+            "problems": problems, "uncertain": unsure, "inferred": inferred}
 
 
 # ------------------------------------------------------------------------------ play: scan
@@ -186,7 +214,9 @@ def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
 def layout_plan(reading, layout) -> tuple[dict[int, list[int]], list[str]]:
     """For a layout being entered (:class:`companion.record.layout.LayoutEntry`): the piles
     whose face-up cards were all read with confidence (pile index -> codes, bottom to top),
-    and a line for each pile the player must type (uncertain cards, or not the right count)."""
+    and a line for each pile the player must type (uncertain cards, or not the right count).
+    A card inferred from the rules counts as read: the recorder names it (nothing is recorded
+    before `start`, and the player checks the layout first)."""
     piles = reading["piles"]
     got = piles.piles if piles is not None else {}
     plan: dict[int, list[int]] = {}
@@ -211,25 +241,30 @@ def layout_plan(reading, layout) -> tuple[dict[int, list[int]], list[str]]:
     return plan, todo
 
 
-def new_cards(reading, pos) -> tuple[list[int], list]:
+def new_cards(reading, pos) -> tuple[list[int], list, list]:
     """Cards read with confidence that the position does not know yet (each code as often as
-    it is new), and the uncertain readings."""
+    it is new), the uncertain readings, and the cards inferred from the rules that the
+    position does not know (not taken: a card that turns up is recorded at once, so only what
+    the photo shows sure is; the player checks these and types them)."""
     from collections import Counter
 
     from ..cards import UNKNOWN
     known = Counter(c for p in pos.piles for c in p if c != UNKNOWN)
-    seen = Counter(d.code for d in reading["cards"] if not d.uncertain)
+    seen = Counter(d.code for d in reading["cards"] if not d.uncertain and d.inferred is None)
     new = []
     for c, n in seen.items():
         new += [c] * max(0, n - known[c])
-    return sorted(new), [d for d in reading["cards"] if d.uncertain]
+    inferred = [d for d in reading["cards"] if d.inferred is not None and not known[d.code]]
+    return sorted(new), [d for d in reading["cards"] if d.uncertain], inferred
 
 
 def reveal_plan(reading, pos) -> tuple[list[tuple[int, int, int]], list[str]]:
     """For the cards waiting to be named (``pos.pending_reveals()``): those the photo shows
     with confidence, as (pile index, height, code) in the order they wait, and a line for each
     other one. A card is taken only where its pile, as photographed, has the face-up cards the
-    position knows, in their places, and the card at the waiting place is read sure."""
+    position knows, in their places, and the card at the waiting place is read sure (a card
+    inferred from the rules is named for the player to check and type: a card that turns up
+    is recorded at once)."""
     from ..cards import UNKNOWN
     piles = reading.get("piles")
     got = piles.piles if piles is not None else {}
@@ -253,6 +288,9 @@ def reveal_plan(reading, pos) -> tuple[list[tuple[int, int, int]], list[str]]:
         d = dets[j]
         if d.uncertain:
             todo.append(f"{name}: {uncertain_text(d)} could not be read with confidence")
+            continue
+        if d.inferred is not None:   # recorded at once when taken: the player names it
+            todo.append(inferred_line(name, d, then=CHECK_AND_TYPE))
             continue
         plan.append((i, k, d.code))
     return plan, todo
