@@ -358,3 +358,29 @@ def move_effect(eng, raw, piles, down) -> str:
     if not left and len(eng.T) > 1 and tab is not None and tab.space != "none":
         return f", emptying {eng.names[a]}"
     return ""
+
+
+def foundation_cards(v, top: int) -> list[int] | None:
+    """The cards a foundation of ``v`` holds when ``top`` is the card seen on it, bottom first
+    and ``top`` last, where the rules fix them: a foundation that starts with its base rank and
+    builds up (or down) in one suit without turning the corner holds every card of ``top``'s
+    suit from the base to ``top`` (Klondike: 4♥ on top means A♥ 2♥ 3♥ 4♥ there). ``[]`` when
+    no foundation of ``v`` can show ``top``; None when the rules do not fix what lies under
+    it (several foundation groups, a build in colours, Spider's complete runs lifted off).
+
+    A photo of the table shows only a foundation's top card: this says which cards are
+    therefore not anywhere else (`companion scan` uses it to settle an uncertain reading)."""
+    from ..cards import RANK_OF, SUIT_OF, rank_from_text
+    if len(v.foundations) != 1:
+        return None
+    f = v.foundations[0]
+    b = f.build
+    if f.complete_runs or f.transfer or b.wrap or b.suits != "same-suit" \
+            or b.direction not in ("up", "down"):
+        return None
+    base, rank, suit = rank_from_text(f.base), RANK_OF[top], SUIT_OF[top]
+    step = 1 if b.direction == "up" else -1
+    ranks = list(range(base, rank + step, step))
+    if not ranks or ranks[-1] != rank or len(ranks) > f.max_cards:
+        return []
+    return [suit * 13 + r - 1 for r in ranks]

@@ -26,6 +26,7 @@ class PileReading:
     position: object = None           # Position or None
     status: object = None
     face_down: dict = field(default_factory=dict)   # pile -> backs counted (None: not counted)
+    room: int = 0                     # piles the columns could still shift right (t1 empty)
     as_dealt: list = field(default_factory=list)    # piles whose face-down cards are as dealt
 
 
@@ -82,31 +83,35 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
         mn = min_channel(rgb)
     best = None
     signs = (1, -1) if flip is None else ((-1,) if flip else (1,))
+    backs = rgb is not None and tabs_with_backs(v)
     for sign in signs:
         way = (sign * up[0], sign * up[1])
         turned = [_turned(d, way) for d in flat]
-        out = _map(turned, way, v)
-        score = [len(out.problems) + len(out.unplaced), 0, sign * up0[1]]
-        if rgb is not None and tabs_with_backs(v):
-            # backs lie above a column's first face-up card: tells the way up when the
-            # corners cannot (every card with both corners showing)
-            img_way = (sign * up0[0], sign * up0[1])
-            count_face_down(out, v, rgb, img_way, problems=False, mn=mn)
-            score[1] = -sum(n or 0 for n in out.face_down.values())
-            out.face_down = {}
-        if best is None or score < best[0]:
-            best = (score, out, sign)
-    out, sign = best[1], best[2]
+        first = _map(turned, way, v)
+        # fewer columns than piles (t1 emptied, or not read): the columns may start further
+        # right; the top row's places and the face-down counts say where
+        for shift in range(first.room + 1):
+            out = first if not shift else _map(turned, way, v, shift)
+            score = [len(out.problems) + len(out.unplaced), 0, sign * up0[1], 0, shift]
+            if backs:
+                # backs lie above a column's first face-up card: tells the way up when the
+                # corners cannot (every card with both corners showing); counted in the
+                # photo, on the detections as read there
+                img_way = (sign * up0[0], sign * up0[1])
+                seen = _in_photo(out, flat, dets)
+                count_face_down(seen, v, rgb, img_way, problems=False, mn=mn)
+                score[1] = -sum(n or 0 for n in seen.face_down.values())
+                score[3] = _over_dealt(seen, v)   # a count can be one too many: last
+            if best is None or score < best[0]:
+                best = (score, out, sign)
+    out, sign = _in_photo(best[1], flat, dets), best[2]
     way = (sign * up0[0], sign * up0[1])
-    # back to the detections as read in the photo
-    orig = {id(f): d for f, d in zip(flat, dets, strict=True)}
-    for name, ds in out.piles.items():
-        out.piles[name] = [orig[id(getattr(d, "_src", d))] for d in ds]
-    out.unplaced = [orig[id(getattr(d, "_src", d))] for d in out.unplaced]
     if rgb is not None:
         count_face_down(out, v, rgb, way, mn=mn)
     if infer:
+        recheck_builds(out, dets, v)
         infer_from_build(out, dets, v)
+        infer_from_foundations(out, dets, v)
     build_position(out, v)
     return out
 
@@ -189,6 +194,106 @@ def infer_from_build(out: PileReading, dets, v) -> list:
             d.code, d.confidence, d.uncertain = code, p, False
             sure[code] = sure.get(code, 0) + 1
             done.append(d)
+    return done
+
+
+def recheck_builds(out: PileReading, dets, v) -> list:
+    """A card read sure that breaks the build with both its neighbours (read sure, close
+    enough for no card to be missed between) is misread, not the two of them: its suit (or
+    colour) is what the model reads worst on a deck it has not seen. Its rank as read, in
+    the one suit that fits both neighbours and is not read sure elsewhere, is taken from the
+    rules (``inferred``); where no suit or several do, it is marked uncertain, never kept as
+    read. Only in variants whose face-up runs are builds (:func:`runs_are_builds`).
+
+    Returns the detections changed."""
+    if not runs_are_builds(v):
+        return []
+    import math
+    import statistics
+    build = v.tableau.build
+    piles = {n: ds for n, ds in out.piles.items() if _is_tab(n)}
+    steps = [math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
+             for ds in piles.values() for a, b in itertools.pairwise(ds)]
+    if not steps:
+        return []
+    step = statistics.median(steps)
+    sure: dict[int, int] = {}
+    for d in dets:
+        if not d.uncertain:
+            sure[d.code] = sure.get(d.code, 0) + 1
+    done = []
+    for ds in piles.values():
+        for j, d in enumerate(ds):
+            if d.uncertain or d.inferred is not None:
+                continue
+            lower, upper = _neighbour(ds, j, j - 1, step), _neighbour(ds, j, j + 1, step)
+            if lower is None or upper is None or build.allows(lower, d.code) \
+                    or build.allows(d.code, upper):
+                continue
+            rank = d.code % 13
+            fits = [s * 13 + rank for s in range(4)
+                    if s * 13 + rank != d.code and sure.get(s * 13 + rank, 0) < v.decks
+                    and build.allows(lower, s * 13 + rank) and build.allows(s * 13 + rank, upper)]
+            sure[d.code] -= 1
+            if len(fits) == 1:
+                why = "the only card of its rank the column's build allows" \
+                    if v.tableau.layout == "columns" else \
+                    "the only card of its rank the pile's build allows"
+                d.inferred = (d.code, d.confidence, why)
+                d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
+                d.code = fits[0]
+                sure[d.code] = sure.get(d.code, 0) + 1
+            else:
+                d.uncertain = True
+                d.note = (f"{_text(d.code)} does not fit the build between {_text(lower)} and "
+                          f"{_text(upper)}")
+            done.append(d)
+    return done
+
+
+def infer_from_foundations(out: PileReading, dets, v) -> list:
+    """Resolve an uncertain foundation top card from the rules: a foundation seen by its top
+    card holds the cards under it that the rules fix (the rules engine's
+    :func:`companion.rules.describe.foundation_cards`: Klondike's 4♥ means A♥-4♥ there), so a
+    reading is kept only when none of the cards it puts there is read sure elsewhere in the
+    photo or held by another foundation read sure, as often as the deck has it. When exactly
+    one of several readings at least :data:`MIN_ALTERNATIVE` probable is kept, it is taken
+    (``inferred`` says what was read and why); otherwise the card stays uncertain. Nothing is
+    inferred in variants whose foundations' cards the rules do not fix.
+
+    Returns the detections inferred."""
+    from collections import Counter
+
+    from ..rules.describe import foundation_cards
+    names = [n for n in out.piles if n.startswith("f") and n[1:].isdigit() and out.piles[n]]
+    if not names or foundation_cards(v, 0) is None:
+        return []
+    why = "the only reading the foundations allow"
+    done = []
+    for name in names:
+        d = out.piles[name][-1]
+        if not d.uncertain:
+            continue
+        sure = Counter(o.code for o in dets if not o.uncertain and o is not d)
+        for other in names:
+            top = out.piles[other][-1]
+            if other != name and not top.uncertain:
+                sure.update((foundation_cards(v, top.code) or [])[:-1])
+        fits, likely = [], set()
+        for code, p in [(d.code, d.confidence)] + list(d.alternatives):
+            if p < MIN_ALTERNATIVE or code in likely:
+                continue
+            likely.add(code)
+            held = foundation_cards(v, code)
+            if held and all(sure[c] < v.decks for c in held):
+                fits.append((code, p))
+        if len(fits) != 1 or len(likely) < 2:
+            continue   # the rules leave several readings, or had nothing to settle
+        code, p = fits[0]
+        d.inferred = (d.code, d.confidence, why)
+        d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
+        d.code, d.confidence, d.uncertain = code, p, False
+        done.append(d)
     return done
 
 
@@ -292,8 +397,29 @@ def _turned(d, way):
     return t
 
 
-def _map(dets, up, v) -> PileReading:
-    """The grouping itself, on rectified detections, for one way up."""
+def _in_photo(out: PileReading, flat, dets) -> PileReading:
+    """A copy of ``out`` (read on the rectified copies ``flat``) holding the detections as
+    read in the photo, ``dets``."""
+    from dataclasses import replace
+    orig = {id(f): d for f, d in zip(flat, dets, strict=True)}
+    return replace(out, piles={name: [orig[id(getattr(d, "_src", d))] for d in ds]
+                               for name, ds in out.piles.items()},
+                   unplaced=[orig[id(getattr(d, "_src", d))] for d in out.unplaced],
+                   problems=list(out.problems), face_down={})
+
+
+def _over_dealt(out: PileReading, v) -> int:
+    """How many piles have more face-down cards counted than the variant deals there."""
+    from ..rules import deal
+    t = deal(v.key, None)
+    dealt = dict(zip(t.engine.names, t.down, strict=True))
+    return sum(1 for name, n in out.face_down.items() if n is not None and n > dealt.get(name, 0))
+
+
+def _map(dets, up, v, shift: int = 0) -> PileReading:
+    """The grouping itself, on rectified detections, for one way up; ``shift``: the columns
+    (and the top row above them) start that many piles to the right (t1 empty or unread).
+    ``room`` in the result: how many piles the columns found could still shift right."""
     names = v.engine().names
     # cards whose "up" disagrees with the layout (bottom corners of top cards) carry no order
     upright = [d for d in dets if d.up[0] * up[0] + d.up[1] * up[1] > 0.5]
@@ -359,18 +485,28 @@ def _map(dets, up, v) -> PileReading:
             # per column of cards (a photo at an angle shears the rows, not the columns):
             # the cards above a wide gap at the top of the column
             whole = []
+            heads = []   # (x, y) of each column's first tableau card
             for g in _clusters(xs, 2.5):
                 col = sorted(g, key=lambda i: ys[i])
                 for a, b in itertools.pairwise(range(len(col))):
                     if ys[col[b]] - ys[col[a]] > 5.0:
                         top += col[:b]
+                        heads.append((xs[col[b]], ys[col[b]]))
                         break
                 else:
                     whole.append(col)
-            if top:  # a column of top-row cards alone (the waste fan spreads sideways)
+                    heads.append((xs[col[0]], ys[col[0]]))
+            # the line of the columns' heads (sheared in a photo at an angle): a column of
+            # cards wholly above it lies in the top row (the waste fan spreads sideways)
+            head_line = _line_fit(heads)
+            for col in whole:
+                x = sum(xs[i] for i in col) / len(col)
+                if max(ys[i] for i in col) < _at(head_line, x) - 5.0:
+                    top += col
+            if top:  # and what lies about as high as the top row's cards found
                 line = max(ys[i] for i in top) + 2.0
                 for col in whole:
-                    if max(ys[i] for i in col) <= line:
+                    if max(ys[i] for i in col) <= line and col[0] not in top:
                         top += col
         bottom: list[int] = []
         if v.key == "golf" and "w" in names:  # Golf's waste lies apart, below the columns
@@ -387,8 +523,10 @@ def _map(dets, up, v) -> PileReading:
         near = sorted(st for st in steps if st < 1.5 * pitch)
         pitch = near[len(near) // 2] if near else pitch
         x0 = centres[0] if centres else 0.0
+        last = max((round((cx - x0) / pitch) if steps else 0 for cx in centres), default=0)
+        out.room = max(0, len(tabs) - 1 - last - shift) if groups else 0
         for g, cx in zip(groups, centres, strict=True):
-            c = round((cx - x0) / pitch) if steps else 0
+            c = (round((cx - x0) / pitch) if steps else 0) + shift
             if c >= len(tabs):
                 out.unplaced.extend(upright[i] for i in g)
                 continue
@@ -402,14 +540,13 @@ def _map(dets, up, v) -> PileReading:
             # cards of a fan seen by their other corner (an index at top-right shows its
             # bottom-left corner when fanned to the right): upside down, under the top row
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + 9.0
-            below = min(ys[i] for i in tab) - 1.0
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
             for d, (fx, fy) in zip(flipped, _frame(flipped, up, unit), strict=True):
-                if lo <= fy <= min(hi, below):
+                if lo <= fy <= min(hi, _at(head_line, fx) - 1.0):
                     row.append((fx, d, "w"))   # only the waste fans out in the top row
                     out.unplaced.remove(d)
         for fx, d, *pile in sorted(row, key=lambda t: t[0]):
-            c = math.floor((fx - x0) / pitch + 0.3) if steps else 0
+            c = (math.floor((fx - x0) / pitch + 0.3) if steps else 0) + shift
             target = pile[0] if pile else _top_row_pile(v.key, c, names)
             if target:
                 _put(out, target, d, names)
@@ -417,10 +554,91 @@ def _map(dets, up, v) -> PileReading:
                 out.unplaced.append(d)
         for i in sorted(bottom, key=lambda i: xs[i]):  # the waste fan, left to right
             _put(out, "w", upright[i], names)
+        if v.key == "klondike" and tab:
+            _place_flipped(out, dets, up, unit, (x0, pitch if steps else 0.0, shift),
+                           head_line, tabs, names)
     else:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
         out.unplaced.extend(upright)
     return out
+
+
+CASCADE_GAP = 6.0
+"""Most index sizes between the indices of two cards cascaded one on the other."""
+
+
+def _place_flipped(out, dets, up, unit, grid, head_line, tabs, names):
+    """Cards read only by their upside-down index (the upright one covered, or not read): the
+    cards whose two corners were both read show where a card's upright index lies from its
+    other one in this deck and photo; a lone upside-down index placed there that falls on a
+    column's top card or an empty foundation, where no card was read, is put in that pile."""
+    import statistics
+    from dataclasses import replace
+    rx, ry = -up[1], up[0]
+    offs = []
+    for d in dets:
+        if d.other is None:
+            continue
+        if abs(d.other[0] - d.x) + abs(d.other[1] - d.y) > 1e-6:
+            fx, fy = d.other[:2]
+        else:
+            src = getattr(d, "_src", d)
+            fx, fy = src.x, src.y
+        dx, dy = d.x - fx, d.y - fy
+        offs.append(((dx * rx + dy * ry) / d.size, (dx * up[0] + dy * up[1]) / d.size))
+    if len(offs) < 2:
+        return
+    ox = statistics.median(o[0] for o in offs)
+    oy = statistics.median(o[1] for o in offs)
+    x0, pitch, shift = grid
+    if not pitch:
+        return
+
+    def frame(x, y):
+        return (x * rx + y * ry) / unit, -(x * up[0] + y * up[1]) / unit
+
+    for u in [d for d in out.unplaced if d.other is None and not d.uncertain
+              and d.up[0] * up[0] + d.up[1] * up[1] < -0.5]:
+        ex = u.x + (ox * rx + oy * up[0]) * u.size
+        ey = u.y + (ox * ry + oy * up[1]) * u.size
+        fx, fy = frame(ex, ey)
+        if fy < _at(head_line, fx) - 3.0:   # the top row: an empty foundation
+            target = _top_row_pile("klondike", math.floor((fx - x0) / pitch + 0.3) + shift,
+                                   names)
+            if not target or not target.startswith("f") or out.piles.get(target):
+                continue
+        else:
+            c = round((fx - x0) / pitch) + shift
+            if not 0 <= c < len(tabs):
+                continue
+            target = tabs[c]
+            pile = [frame(d.x, d.y) for d in out.piles.get(target, [])]
+            if any(math.hypot(px - fx, py - fy) < 1.5 for px, py in pile) \
+                    or any(py > fy for _, py in pile):
+                continue   # a card read there, or below: not the column's top card
+            if pile and fy - max(py for _, py in pile) > CASCADE_GAP:
+                continue   # too far below the column's last card to lie on it
+        out.unplaced.remove(u)
+        t = replace(u, x=ex, y=ey, up=up)
+        t._src = getattr(u, "_src", u)
+        _put(out, target, t, names)
+
+
+def _line_fit(pts):
+    """(a, b) of the line y = a + b x through ``pts`` that most of them follow (Theil-Sen: the
+    median slope between pairs, then the median intercept), so a few points far off it (a
+    top-row column among the tableau's) do not move it; (a, 0) for fewer than two points."""
+    import statistics
+    if not pts:
+        return (0.0, 0.0)
+    slopes = [(y2 - y1) / (x2 - x1) for (x1, y1), (x2, y2) in itertools.combinations(pts, 2)
+              if abs(x2 - x1) > 2.0]
+    b = statistics.median(slopes) if slopes else 0.0
+    return (statistics.median(y - b * x for x, y in pts), b)
+
+
+def _at(line, x) -> float:
+    return line[0] + line[1] * x
 
 
 FANS = ("house-in-the-wood", "house-on-the-hill")

@@ -168,9 +168,18 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
             twins = sorted((o for o in twins if _same_card(o, t)),
                            key=lambda o: math.hypot(o.x - t.x, o.y - t.y))
         twin = twins[0] if twins else None
+        reads = None
+        if twin is None and t.confidence < threshold:
+            # the two corners of one card read differently, neither surely: one card when
+            # they lie across the card from each other and agree once combined
+            twin, reads = _unsure_twin(t, merged, threshold)
         if twin is not None:
             twin.corners = 2
-            twin.confidence = max(twin.confidence, t.confidence)
+            if reads is None:   # the same glyph twice: no surer than its better reading
+                twin.confidence = max(twin.confidence, t.confidence)
+            else:
+                twin.code, twin.confidence = reads[0]
+                twin.alternatives = reads[1:4]
             if (t.up[0] * up[0] + t.up[1] * up[1]) > (twin.up[0] * up[0] + twin.up[1] * up[1]):
                 twin.other = (twin.x, twin.y, twin.up)
                 twin.x, twin.y, twin.up = t.x, t.y, t.up
@@ -178,6 +187,7 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
                 twin.other = (t.x, t.y, t.up)
             continue
         merged.append(t)
+    merged.sort(key=lambda t: -t.confidence)
     counts: dict[int, int] = {}
     for t in merged:
         if counts.get(t.code, 0) >= decks:
@@ -195,6 +205,56 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
             t.uncertain = True
             t.note = t.note or "low confidence"
     return merged
+
+
+def joint_readings(a, b) -> list:
+    """Two readings of one card (its two corners) combined as independent evidence: the
+    product of their probabilities, normalised over the 52 cards (a card neither lists gets
+    an even share of what its list leaves), best first as [(code, p), ...]."""
+    pa = {a.code: a.confidence, **{c: p for c, p in a.alternatives if c != a.code}}
+    pb = {b.code: b.confidence, **{c: p for c, p in b.alternatives if c != b.code}}
+    fa = max(1e-4, (1 - sum(pa.values())) / (52 - len(pa)))
+    fb = max(1e-4, (1 - sum(pb.values())) / (52 - len(pb)))
+    raw = {c: pa.get(c, fa) * pb.get(c, fb) for c in set(pa) | set(pb)}
+    total = sum(raw.values()) + (52 - len(raw)) * fa * fb
+    return sorted(((c, p / total) for c, p in raw.items()), key=lambda t: -t[1])
+
+
+def _unsure_twin(t, merged, threshold):
+    """The other corner of ``t``'s card among the uncertain single corners read so far, and
+    the joint readings: a corner facing the other way, across the card from ``t`` (as far
+    across as a card's width allows, not straight along a column), whose readings both list
+    the best combined one, the best reading of one of them, which is then surer than either
+    corner alone. (None, None) if none. (Two corners read alike are merged as they are: the
+    same glyph read twice is no independent evidence.)"""
+    best = None
+    for o in merged:
+        if o.corners != 1 or o.confidence >= threshold \
+                or o.up[0] * t.up[0] + o.up[1] * t.up[1] >= -0.5 or not _diagonal(o, t):
+            continue
+        reads = joint_readings(o, t)
+        code, p = reads[0]
+        listed_a = code == o.code or any(c == code for c, _ in o.alternatives)
+        listed_b = code == t.code or any(c == code for c, _ in t.alternatives)
+        if listed_a and listed_b and code in (o.code, t.code) \
+                and p > max(o.confidence, t.confidence):
+            dist = math.hypot(o.x - t.x, o.y - t.y)
+            if best is None or dist < best[0]:
+                best = (dist, o, reads)
+    return (best[1], best[2]) if best else (None, None)
+
+
+def _diagonal(a, b) -> bool:
+    """Whether two opposite corners lie as a card's two indices do: :func:`_same_card`, and
+    across the card by 0.35 to 2 times the distance along it (the corners of cards cascaded
+    in one column lie straight along it)."""
+    if not _same_card(a, b):
+        return False
+    size = max(a.size, b.size)
+    dx, dy = b.x - a.x, b.y - a.y
+    along = -(dx * a.up[0] + dy * a.up[1]) / size
+    across = abs(dx * a.up[1] - dy * a.up[0]) / size
+    return 0.35 * along <= across <= 2.0 * along
 
 
 def _same_card(a, b) -> bool:

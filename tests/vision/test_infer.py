@@ -141,3 +141,88 @@ def test_a_hint_from_the_photo_says_which_card_was_inferred():
     assert pos is out.position
     said = [w for w in warnings if "inferred" in w]
     assert said and said[0].startswith("t3: Qs was inferred from the rules (read 54% as Qd")
+
+
+# ------------------------------------------------------------------------------ foundations
+
+def _foundations(tops, elsewhere=()):
+    """A Klondike reading with foundation top cards ``tops`` (name -> detection) and sure
+    cards ``elsewhere`` on t1."""
+    piles = {name: [d] for name, d in tops.items()}
+    piles["t1"] = [_det(t, 100, 400 + 40 * k) for k, t in enumerate(elsewhere)]
+    out = PileReading("klondike", piles)
+    return out, [d for ds in piles.values() for d in ds]
+
+
+def test_a_foundation_card_is_taken_when_only_one_reading_leaves_its_suit_free():
+    # K♥, Q♥, 10♥ on a foundation would hold 6♥, which lies on t1: only A♥ remains
+    from companion.vision.piles import infer_from_foundations
+    top = _det("Ah", 500, 100, 0.46, [("Kh", 0.11), ("Qh", 0.10), ("10h", 0.08)])
+    out, dets = _foundations({"f2": top}, elsewhere=["6h"])
+    assert infer_from_foundations(out, dets, load_variant("klondike")) == [top]
+    assert top.code == _c("Ah") and not top.uncertain
+    assert top.inferred == (_c("Ah"), 0.46, "the only reading the foundations allow")
+
+
+def test_another_foundation_holds_the_suit():
+    # f1 shows 3♥, so A♥ lies under it: the uncertain ace on f2 is A♦
+    from companion.vision.piles import infer_from_foundations
+    top = _det("Ah", 600, 100, 0.4, [("Ad", 0.3)])
+    out, dets = _foundations({"f1": _det("3h", 500, 100), "f2": top})
+    assert infer_from_foundations(out, dets, load_variant("klondike")) == [top]
+    assert top.code == _c("Ad")
+
+
+@pytest.mark.parametrize("alternatives", [[("2s", 0.13)],     # A♠ and 2♠ both possible
+                                          [("4s", 0.03)]])    # no other likely reading
+def test_no_foundation_inference_unless_exactly_one_likely_reading_fits(alternatives):
+    from companion.vision.piles import infer_from_foundations
+    top = _det("As", 500, 100, 0.3, alternatives)
+    out, dets = _foundations({"f1": top}, elsewhere=["9h"])
+    assert infer_from_foundations(out, dets, load_variant("klondike")) == []
+    assert top.uncertain and top.code == _c("As") and top.inferred is None
+
+
+def test_no_foundation_inference_where_the_rules_do_not_fix_the_cards():
+    # Spider's foundations take complete runs lifted off: a top card says nothing
+    from companion.vision.piles import infer_from_foundations
+    top = _det("Kh", 500, 100, 0.46, [("Ks", 0.11)])
+    out = PileReading("spider", {"f1": [top], "t1": [_det("Qs", 100, 400)]})
+    dets = [d for ds in out.piles.values() for d in ds]
+    assert infer_from_foundations(out, dets, load_variant("spider")) == []
+
+
+# ------------------------------------------------------------------------------ sure misreads
+
+def _column(middle, elsewhere=()):
+    """t3: K♠, ``middle`` read sure, J♣; t1: ``elsewhere`` (read sure)."""
+    d = _det(middle, 300, 440, 0.92, [("9s", 0.05)])
+    piles = {"t3": [_det("Ks", 300, 400), d, _det("Jc", 300, 480)]}
+    if elsewhere:
+        piles["t1"] = [_det(t, 100, 400 + 40 * k) for k, t in enumerate(elsewhere)]
+    return PileReading("klondike", piles), [x for ds in piles.values() for x in ds], d
+
+
+def test_a_sure_card_that_breaks_the_build_both_ways_takes_the_suit_that_fits():
+    # Q♠ cannot lie on K♠ nor take J♣; of the red queens Q♥ is on t1: Q♦
+    from companion.vision.piles import recheck_builds
+    out, dets, d = _column("Qs", elsewhere=["Qh"])
+    assert recheck_builds(out, dets, load_variant("klondike")) == [d]
+    assert d.code == _c("Qd") and not d.uncertain
+    assert d.inferred == (_c("Qs"), 0.92, "the only card of its rank the column's build allows")
+
+
+def test_a_sure_card_that_breaks_the_build_with_two_suits_possible_is_uncertain():
+    from companion.vision.piles import recheck_builds
+    out, dets, d = _column("Qs")
+    assert recheck_builds(out, dets, load_variant("klondike")) == [d]
+    assert d.uncertain and d.code == _c("Qs") and d.inferred is None
+    assert "does not fit the build between Ks and Jc" in d.note
+
+
+def test_a_card_that_fits_its_neighbours_is_kept():
+    # Q♥ lies on K♠ and takes J♣: nothing to correct
+    from companion.vision.piles import recheck_builds
+    out, dets, d = _column("Qh")
+    assert recheck_builds(out, dets, load_variant("klondike")) == []
+    assert not d.uncertain and d.code == _c("Qh")

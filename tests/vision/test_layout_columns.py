@@ -1,0 +1,101 @@
+"""Klondike's piles from a photo: which column is which when t1 is empty, and which cards lie
+in the top row (waste, foundations) rather than at the head of a column.
+
+The readings are made by hand (index places as the reader gives them), except the last test,
+which photographs a real position with the scene generator."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cards import Card, code_text
+from companion.rules import deal
+from companion.vision.piles import map_piles
+from companion.vision.read import Detection
+
+PITCH, STEP, SIZE = 140.0, 50.0, 20.0   # column pitch, cascade step, index size (pixels)
+
+
+def _det(text, x, y, up=(0.0, -1.0)):
+    return Detection(Card.parse(text).code, 0.99, float(x), float(y), up, SIZE)
+
+
+def _columns(cols, x0=100.0, y0=400.0, shear=0.0):
+    """Detections for columns of cards (lists of texts), left to right, each head ``shear``
+    pixels lower than the one on its left (a photo taken at an angle)."""
+    return [_det(t, x0 + PITCH * i, y0 + shear * i + STEP * k)
+            for i, col in enumerate(cols) for k, t in enumerate(col)]
+
+
+def _piles(reading):
+    return {n: [code_text(d.code, False) for d in ds] for n, ds in reading.piles.items()}
+
+
+@pytest.mark.parametrize("shear", [0.0, 25.0])
+def test_a_waste_card_alone_above_the_columns_is_the_waste(shear):
+    # the waste's top card has an index at the top right: it lies between t2 and t3, well
+    # above the columns' heads, with no card of a column under it
+    cols = [["Kc"], ["5c", "4d"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
+    dets = _columns(cols, shear=shear) + [_det("Qh", 100 + 1.5 * PITCH, 400 - 11 * SIZE)]
+    got = _piles(map_piles(dets, "klondike"))
+    assert got["w"] == ["Qh"]
+    assert got["t2"] == ["5c", "4d"] and got["t3"] == ["9h"]
+
+
+def test_foundations_above_the_columns_find_their_piles():
+    cols = [["Kc"], ["5c", "4d"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
+    top = [_det("As", 100 + 3.1 * PITCH, 180), _det("2h", 100 + 4.1 * PITCH, 180)]
+    got = _piles(map_piles(_columns(cols) + top, "klondike"))
+    assert got["f1"] == ["As"] and got["f2"] == ["2h"] and got["t4"] == ["Qs", "Jd"]
+
+
+def test_with_t1_empty_the_top_row_says_where_the_columns_start():
+    # t1 is empty: six columns; the waste above t2 and the foundations above t4-t7 place them
+    cols = [["5c", "4d"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
+    x0 = 100 + PITCH
+    top = [_det("Qh", x0 + 0.1 * PITCH, 180), _det("As", x0 + 2.1 * PITCH, 180),
+           _det("Ad", x0 + 5.1 * PITCH, 180)]
+    got = _piles(map_piles(_columns(cols, x0=x0) + top, "klondike"))
+    assert "t1" not in got
+    assert got["t2"] == ["5c", "4d"] and got["t7"] == ["10d"]
+    assert got["w"] == ["Qh"] and got["f1"] == ["As"] and got["f4"] == ["Ad"]
+
+
+def test_with_t1_empty_the_face_down_cards_say_where_the_columns_start(tmp_path):
+    # a photo of Klondike seed 1 after t1 t7 (7h onto 8c): t1 is empty, no card in the top
+    # row; t2-t7 show 1-6 card backs, more than t1-t6 could hold
+    synth = pytest.importorskip("companion.vision.synth")
+    pytest.importorskip("cv2")
+    pos = deal("klondike", 1)
+    pos.play("t1 t7")
+
+    def position_for(kind, seed, rng):
+        rng.integers(0, 60)
+        return pos.copy()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(synth, "position_for", position_for)
+        sc = synth.make_scene(42, "klondike", size=(1400, 1000), max_tilt=10, effects=0.0)
+    from companion.vision.read import read_photo
+    reading = map_piles(read_photo(sc.image), "klondike", sc.image)
+    want = {pos.engine.names[i]: [code_text(c, False) for c in p[pos.down[i]:]]
+            for i, p in enumerate(pos.piles) if pos.engine.names[i].startswith("t") and p}
+    assert _piles(reading) == want
+    assert reading.face_down == {f"t{i}": i - 1 for i in range(2, 8)}
+
+
+def test_a_top_card_read_only_by_its_upside_down_index_is_placed_on_its_column():
+    # t1's and t3's top cards show both indices: the lower one lies 5 index sizes right of
+    # and 7 below the upright one. t2's top card (4d) was read only by its lower index.
+    def twin(text, x, y):
+        d = _det(text, x, y)
+        d.other, d.corners = (x + 5 * SIZE, y + 7 * SIZE, (0.0, 1.0)), 2
+        return d
+    cols = [["Kc"], ["5c"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
+    dets = _columns(cols)
+    dets[0] = twin("Kc", dets[0].x, dets[0].y)
+    dets[2] = twin("9h", dets[2].x, dets[2].y)
+    x, y = 100 + PITCH, 400 + STEP        # where 4d's upright index lies, on 5c
+    dets.append(_det("4d", x + 5 * SIZE, y + 7 * SIZE, up=(0.0, 1.0)))
+    got = _piles(map_piles(dets, "klondike"))
+    assert got["t2"] == ["5c", "4d"]
+    assert got["t1"] == ["Kc"] and got["t3"] == ["9h"]
