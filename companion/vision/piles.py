@@ -149,23 +149,13 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     is inferred in variants whose runs need not be builds (:func:`runs_are_builds`).
 
     Returns the detections inferred."""
-    if not runs_are_builds(v):
+    ctx = _build_context(out, v)
+    if ctx is None:
         return []
-    import math
-    import statistics
-    build = v.tableau.build
-    piles = {n: ds for n, ds in out.piles.items() if _is_tab(n)}
-    steps = [math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
-             for ds in piles.values() for a, b in itertools.pairwise(ds)]
-    if not steps:
-        return []
-    step = statistics.median(steps)
+    build, piles, step = ctx
     why = f"the only reading the {'column' if v.tableau.layout == 'columns' else 'pile'}'s " \
           "build allows"
-    sure: dict[int, int] = {}
-    for d in dets:
-        if not d.uncertain:
-            sure[d.code] = sure.get(d.code, 0) + 1
+    sure = _sure_counts(dets)
     done = []
     for ds in piles.values():
         for j, d in enumerate(ds):
@@ -197,6 +187,31 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     return done
 
 
+def _build_context(out: PileReading, v):
+    """What the build checks of a photo's columns need: (the variant's build, the tableau
+    piles read, the median step between neighbouring cards in card sizes), or None where
+    the variant's face-up runs need not be builds or no pile has two cards."""
+    if not runs_are_builds(v):
+        return None
+    import math
+    import statistics
+    piles = {n: ds for n, ds in out.piles.items() if _is_tab(n)}
+    steps = [math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
+             for ds in piles.values() for a, b in itertools.pairwise(ds)]
+    if not steps:
+        return None
+    return v.tableau.build, piles, statistics.median(steps)
+
+
+def _sure_counts(dets) -> dict[int, int]:
+    """How many times each card is read sure in the photo."""
+    sure: dict[int, int] = {}
+    for d in dets:
+        if not d.uncertain:
+            sure[d.code] = sure.get(d.code, 0) + 1
+    return sure
+
+
 def recheck_builds(out: PileReading, dets, v) -> list:
     """A card read sure that breaks the build with both its neighbours (read sure, close
     enough for no card to be missed between) is misread, not the two of them: its suit (or
@@ -206,21 +221,11 @@ def recheck_builds(out: PileReading, dets, v) -> list:
     read. Only in variants whose face-up runs are builds (:func:`runs_are_builds`).
 
     Returns the detections changed."""
-    if not runs_are_builds(v):
+    ctx = _build_context(out, v)
+    if ctx is None:
         return []
-    import math
-    import statistics
-    build = v.tableau.build
-    piles = {n: ds for n, ds in out.piles.items() if _is_tab(n)}
-    steps = [math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
-             for ds in piles.values() for a, b in itertools.pairwise(ds)]
-    if not steps:
-        return []
-    step = statistics.median(steps)
-    sure: dict[int, int] = {}
-    for d in dets:
-        if not d.uncertain:
-            sure[d.code] = sure.get(d.code, 0) + 1
+    build, piles, step = ctx
+    sure = _sure_counts(dets)
     done = []
     for ds in piles.values():
         for j, d in enumerate(ds):
