@@ -683,6 +683,9 @@ NARROW_LOOKS = ("depth", "best", "beam")
 RESTARTED = frozenset({"depth", "best"})
 RESTART_BASE = 2000
 JITTER = 15  # the most a move's score is shaken by (a foundation move scores 100)
+# The beam's width, and the weight of a position's depth (moves played) beside its progress.
+# Chosen on Klondike deals 1-40 (draw 1 and 3, 10,000 positions a look): 65 of 80 won by the
+# beam alone, against 53 by the best-first look with twice the positions.
 BEAM_WIDTH = 3
 BEAM_G = 0.5
 
@@ -703,11 +706,17 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     whole = [not narrow for _, narrow in plan]
     prover = max(i for i, w in enumerate(whole) if w) if any(whole) else -1
     proof_set: set[bytes] = set()
-    runs = [_restarting(pos, prefer, short, how, narrow, max_states)
-            if narrow and how in RESTARTED else _steps(pos, prefer, short, how, narrow, max_states,
-                        proof_set if i == prover else None,
-                        proof_set if w and i != prover else None)
-            for i, ((how, narrow), w) in enumerate(zip(plan, whole, strict=True))]
+
+    def run(i, how, narrow):
+        if narrow:
+            if how in RESTARTED:
+                return _restarting(pos, prefer, short, how, narrow, max_states)
+            return _steps(pos, prefer, short, how, narrow, max_states)
+        if i == prover:
+            return _steps(pos, prefer, short, how, narrow, max_states, visited=proof_set)
+        return _steps(pos, prefer, short, how, narrow, max_states, skip=proof_set)
+
+    runs = [run(i, how, narrow) for i, (how, narrow) in enumerate(plan)]
     seen = [(0, 0)] * len(runs)
     active = list(range(len(runs)))
     spent_memory = False
