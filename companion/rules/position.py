@@ -156,8 +156,20 @@ class Position:
         self._stack.append((self.piles[:], self.down[:], self.pass_no, self.idle, m))
         self.engine.apply(self, m)
 
+    def push_turns(self, stock: Raw, k: int, talon: tuple) -> None:
+        """Turn the stock ``k`` times at once (``stock`` is the stock action), to ``talon``:
+        (stock, waste, the stock's face-down count, pass number, idle) as ``k`` pushes of
+        ``stock`` leave them, which the caller knows (the solver keeps each talon's cycle).
+        Valid only where the stock action changes nothing but those (a stock dealt to the
+        waste, no refilling). One :meth:`pop` undoes the ``k`` turns; :attr:`history` lists
+        them one by one."""
+        self._stack.append((self.piles[:], self.down[:], self.pass_no, self.idle,
+                            (stock,) * k))
+        eng = self.engine
+        self.piles[eng.S], self.piles[eng.W], self.down[eng.S], self.pass_no, self.idle = talon
+
     def pop(self) -> Raw:
-        """Undo the last move; returns it."""
+        """Undo the last move (or the turns of one :meth:`push_turns`); returns it."""
         if not self._stack:
             raise IndexError("no move to undo")
         self.piles, self.down, self.pass_no, self.idle, m = self._stack.pop()
@@ -165,7 +177,14 @@ class Position:
 
     @property
     def history(self) -> list[Raw]:
-        return [entry[-1] for entry in self._stack]
+        out: list[Raw] = []
+        for entry in self._stack:
+            m = entry[-1]
+            if type(m[0]) is tuple:  # the turns of a push_turns
+                out.extend(m)
+            else:
+                out.append(m)
+        return out
 
     def to_raw(self, move: Move) -> Raw:
         """The raw legal move for ``move``; IllegalMoveError with the reason if there is none."""

@@ -602,6 +602,17 @@ def _line(root_line, node) -> list:
     return out
 
 
+# A child of a position is a sequence of raw moves, or a jump through the stock and a move:
+# (JUMP, k, stock action, the talon after k turns) first, played by ``Position.push_turns``
+# as one step (its history lists the k turns).
+JUMP = -1
+
+
+def _first(seq):
+    """The first raw move of a child (the stock action, for a jump)."""
+    return seq[0][2] if seq[0][0] == JUMP else seq[0]
+
+
 def has_unknown_cards(pos) -> bool:
     return any(UNKNOWN in p for p in pos.piles)
 
@@ -910,12 +921,14 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         out = []
         piles, down = scan.piles, scan.down
         gen = scan.engine.waste_mover(scan) or scan.engine.gen_talon
-        for k, (ps, pw, ds, pn, idle) in enumerate(talon_cycle(scan, stock), 1):
-            piles[S], piles[W], down[S] = ps, pw, ds
-            scan.pass_no, scan.idle = pn, idle
+        for k, state in enumerate(talon_cycle(scan, stock), 1):
+            piles[S], piles[W], down[S], scan.pass_no, scan.idle = state
+            jump = None
             for m in gen(scan):  # only the stock and waste moves
                 if m[0] != STOCK:
-                    out.append((-kn.score(scan, m), k, (stock,) * k + (m,)))
+                    if jump is None:
+                        jump = (JUMP, k, stock, state)
+                    out.append((-kn.score(scan, m), k, (jump, m)))
         return out
 
     Tset = kn.Tset
@@ -995,7 +1008,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         scored.sort(key=lambda t: (t[0], t[1]))
         ranked = [t[2] for t in scored]
         if root and prefer:
-            first = [seq for m in prefer for seq in ranked if seq[0] == m]
+            first = [seq for m in prefer for seq in ranked if _first(seq) == m]
             ranked = list(dict.fromkeys(first + ranked))
         return ranked
 
@@ -1025,7 +1038,10 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
             for seq in kids:
                 q = node_pos.copy()
                 for m in seq:
-                    q.push_raw(m)
+                    if m[0] == JUMP:
+                        q.push_turns(m[2], m[1], m[3])
+                    else:
+                        q.push_raw(m)
                 key = kn.key(q)
                 if key in visited or key in skip:
                     continue
@@ -1049,7 +1065,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                                   _line(root_line, node) + won_line)
                 counter += 1
                 if node_pos is root_pos and first:
-                    group = first.get(seq[0], len(first))
+                    group = first.get(_first(seq), len(first))
                 kept.append((group, kn.progress(q, measure) + gw * len(q.history), -counter,
                              q.copy(), child, grand))
             if width is not None and len(kept) > width:
@@ -1079,7 +1095,10 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         if flat:
             state = (work.down[m[1]], work.pass_no, work.idle)
         for m in seq:
-            work.push_raw(m)
+            if m[0] == JUMP:
+                work.push_turns(m[2], m[1], m[3])
+            else:
+                work.push_raw(m)
         # Seen before (the safe moves from here are the same as last time): skip at once,
         # before generating any move.
         key = kn.key(work)

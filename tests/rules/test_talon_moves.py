@@ -56,3 +56,46 @@ def test_waste_mover_matches_the_talon_moves_through_a_stock_cycle(key, seed, rn
         pos.push_raw(rng.choice(moves))
     if key in ("klondike", "solitaire"):
         assert checked
+
+
+def _jumping_variants():
+    from companion.solver.search import knowledge
+    return [k for k in variant_keys() if knowledge(deal(k, 1).variant).probe]
+
+
+@pytest.mark.parametrize("key", _jumping_variants())
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
+def test_push_turns_is_k_turns_of_the_stock_undone_by_one_pop(key, seed, rng):
+    # The solver jumps through the stock to a talon state it has seen (Position.push_turns):
+    # the position, its history and its undo must be those of k single turns.
+    pos = deal(key, seed)
+    eng = pos.engine
+    S, W = eng.S, eng.W
+    for _ in range(40):
+        moves = pos.raw_moves()
+        if not moves or pos.is_won():
+            break
+        stock = [m for m in moves if m[0] == STOCK]
+        if stock:
+            turned = pos.copy(stack=True)
+            k, want = 0, rng.randint(1, 30)
+            while k < want:
+                more = [m for m in turned.raw_moves() if m[0] == STOCK]
+                if not more:
+                    break
+                turned.push_raw(more[0])
+                k += 1
+            if k:
+                jumped = pos.copy(stack=True)
+                jumped.push_turns(stock[0], k, (turned.piles[S], turned.piles[W],
+                                                turned.down[S], turned.pass_no, turned.idle))
+                assert jumped.key() == turned.key()
+                assert jumped.history == turned.history
+                jumped.pop()
+                assert jumped.key() == pos.key() and jumped.history == pos.history
+        pos.push_raw(rng.choice(moves))
+
+
+def test_the_solver_jumps_through_klondikes_stock():
+    assert "klondike" in _jumping_variants()
