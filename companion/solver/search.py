@@ -915,12 +915,13 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
             cycles[start] = steps
         return steps
 
-    def scan_talon(scan, stock):
-        """Turn the stock of ``scan`` (a probe, changed) through one cycle: the moves that
-        use the stock or the waste on the way, scored, each with the turns before it."""
+    def scan_talon(scan, stock, gen):
+        """Turn the stock of ``scan`` through one cycle (its talon is put back at the end):
+        the moves that use the stock or the waste on the way (``gen``: the engine's talon
+        moves, or its waste mover for ``scan``), scored, each with the turns before it."""
         out = []
         piles, down = scan.piles, scan.down
-        gen = scan.engine.waste_mover(scan) or scan.engine.gen_talon
+        was = (piles[S], piles[W], down[S], scan.pass_no, scan.idle)
         for k, state in enumerate(talon_cycle(scan, stock), 1):
             piles[S], piles[W], down[S], scan.pass_no, scan.idle = state
             jump = None
@@ -929,6 +930,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     if jump is None:
                         jump = (JUMP, k, stock, state)
                     out.append((-kn.score(scan, m), k, (jump, m)))
+        piles[S], piles[W], down[S], scan.pass_no, scan.idle = was
         return out
 
     Tset = kn.Tset
@@ -962,6 +964,10 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         if stock is not None:
             if not kn.macro:
                 scored.append((-kn.score(work, stock), 0, (stock,)))
+            elif kn.probe and (mover := work.engine.waste_mover(work)) is not None:
+                # The waste's moves depend on its top card alone, the rest asked once:
+                # scanning here is cheaper than looking the scan up (rarely met twice).
+                scored.extend(scan_talon(work, stock, mover))
             elif kn.probe:
                 # The scan's result is a function of the probe (the talon, the top cards,
                 # the foundations): look it up before turning the stock again.
@@ -972,7 +978,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                       work.pass_no, work.idle)
                 got = scans.get(ck)
                 if got is None:
-                    got = scan_talon(probe_of(work), stock)
+                    got = scan_talon(probe_of(work), stock, work.engine.gen_talon)
                     if len(scans) > 50_000:  # a bound on the memory it takes
                         scans.clear()
                     scans[ck] = got
