@@ -33,9 +33,18 @@ def _winnable(key: str, changed: bool, wanted: list[int] | None) -> list[int]:
         table = {}
     won = sorted(seed for seed, verdict in table.items() if verdict == "won")
     if not won:
-        click.echo(f"No proved-winnable seeds are catalogued yet for {key}: the solver has not "
-                   f"filled the verdict column of seeds/{key}.tsv. Leave out --winnable to "
-                   f"print any seed.", err=True)
+        tried = [v for v in table.values() if v in ("lost", "unknown")]
+        if tried:
+            lost = tried.count("lost")
+            spent = (f"ran out of its budget on the other {len(tried) - lost}" if lost
+                     else "ran out of its budget on every one")
+            why = (f"none of the {len(tried)} catalogued seeds is proved winnable: the solver "
+                   + (f"proved {lost} lost and " if lost else "") + spent)
+        else:
+            why = (f"the solver has not filled the verdict column of seeds/{key}.tsv yet "
+                   f"(make verdicts)")
+        click.echo(f"No proved-winnable seeds are catalogued for {key}: {why}. Leave out "
+                   f"--winnable to print any seed.", err=True)
         click.get_current_context().exit(1)
     if wanted is None:
         return won

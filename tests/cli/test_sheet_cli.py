@@ -95,7 +95,22 @@ def test_winnable_without_verdicts(run, tmp_path, monkeypatch):
     monkeypatch.setattr(companion.seeds, "verdicts", lambda key, directory=None: {1: "-"})
     code, _, err = run("sheet", "klondike", "--winnable")
     assert code == 1
-    assert "No proved-winnable seeds are catalogued yet for klondike" in err
+    assert "No proved-winnable seeds are catalogued for klondike" in err
+    assert "has not filled the verdict column" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_winnable_where_the_solver_proved_none(run, tmp_path, monkeypatch):
+    # Spider's catalogue is filled, but no deal was won within the budget: say so, not
+    # that the column is empty.
+    monkeypatch.chdir(tmp_path)
+    import companion.seeds
+    monkeypatch.setattr(companion.seeds, "verdicts",
+                        lambda key, directory=None: {1: "unknown", 2: "lost", 3: "unknown"})
+    code, _, err = run("sheet", "spider", "--winnable")
+    assert code == 1
+    assert "none of the 3 catalogued seeds is proved winnable" in err
+    assert "proved 1 lost" in err and "other 2" in err and "Leave out --winnable" in err
     assert not list(tmp_path.iterdir())
 
 
