@@ -32,6 +32,11 @@ HELDOUT_FONTS = ("LiberationSans-Bold.ttf", "LiberationSerif-Bold.ttf", "Liberat
                  "Arimo-Bold.ttf", "Tinos-Bold.ttf", "DejaVuSansMono-Bold.ttf",
                  "DejaVuSerifCondensed-Bold.ttf")
 RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+# Only for training, in the widened styles (``make_scene(..., widen=True)``): more DejaVu faces
+# (none of the held-out ones' families: no Mono, no Serif Condensed) and OpenCV's Hershey stroke
+# fonts, drawn with cv2.putText (simplex, plain, duplex, complex, triplex, complex small).
+WIDE_FONTS = ("DejaVuSansCondensed.ttf", "DejaVuSans-ExtraLight.ttf")
+HERSHEY_FACES = (0, 1, 2, 3, 4, 5)
 
 
 def find_font(name: str) -> str | None:
@@ -67,7 +72,15 @@ class Style:
     back: tuple = (30, 60, 150)
     border: bool = True
     pip_font: str | None = None
+    # the index's rank glyph, only in the widened training styles (the defaults draw it as text)
+    hershey: int | None = None   # drawn in this Hershey face with cv2.putText instead of font
+    stroke: float = 0.0          # thicker (> 0) or thinner (< 0) strokes, by this x glyph height
+    width: float = 1.0           # the glyph squeezed (< 1) or stretched (> 1) sideways
     faces: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def plain_rank(self) -> bool:
+        return self.hershey is None and self.stroke == 0.0 and self.width == 1.0
 
     def ink(self, suit: int) -> tuple:
         if self.four_colour:
@@ -89,6 +102,67 @@ def random_style(rng, fonts: list[str]) -> Style:
         green=(int(u(10, 40)), int(u(110, 150)), int(u(30, 70))),
         back=tuple(int(x) for x in rng.integers(20, 170, 3)), border=bool(rng.random() < 0.6),
         pip_font=find_font("DejaVuSans.ttf"))
+
+
+def widen_style(style: Style, rng) -> Style:
+    """A training style whose rank glyph is drawn less like the five training fonts: in half
+    the scenes a Hershey stroke font (any face, thin to heavy strokes) or another DejaVu face,
+    strokes thickened or thinned, the glyph squeezed or stretched sideways. The rest of the
+    design is ``style``'s. ``rng`` is the caller's own, so the scene's other draws do not move."""
+    if rng.random() < 0.5:
+        return style
+    u = rng.uniform
+    pick = rng.random()
+    if pick < 0.45:
+        style.hershey = int(HERSHEY_FACES[int(rng.integers(len(HERSHEY_FACES)))])
+        style.stroke = u(0.05, 0.17)  # the stroke itself, x glyph height
+    else:
+        extra = available_fonts(WIDE_FONTS)
+        if pick < 0.7 and extra:
+            style.font = extra[int(rng.integers(len(extra)))]
+        style.stroke = u(-0.035, 0.05) if rng.random() < 0.7 else 0.0
+        if "ExtraLight" in style.font:  # thickened: a light weight, not a hairline
+            style.stroke = u(0.015, 0.05)
+    style.width = u(0.82, 1.18) if rng.random() < 0.7 else 1.0
+    return style
+
+
+def _rank_glyph(style: Style, text: str, rh: float):
+    """The rank glyph of a widened style as an alpha mask (PIL "L"), cropped to its ink, about
+    ``rh`` pixels high."""
+    import cv2
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+    if style.hershey is not None:
+        face = style.hershey
+        scale = 4.0
+        (tw, th), base = cv2.getTextSize(text, face, scale, 1)
+        thick = max(1, round(style.stroke * th))
+        pad = thick * 2 + 10
+        canvas = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
+        cv2.putText(canvas, text, (pad, pad + th), face, scale, 255, thick, cv2.LINE_AA)
+        m = canvas
+        per_px = rh / (th + thick)  # glyph pixels per canvas pixel: capitals ``rh`` high
+    else:
+        font = ImageFont.truetype(style.font, max(6, int(rh / 0.73)) * 2)
+        layer = Image.new("L", (int(rh * 8) + 20, int(rh * 4) + 20), 0)
+        ImageDraw.Draw(layer).text((10, 10), text, font=font, fill=255)
+        m = np.asarray(layer).copy()
+        bb = layer.getbbox()
+        k = round(abs(style.stroke) * (bb[3] - bb[1])) if bb else 0
+        if k:
+            ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+            m = (cv2.dilate if style.stroke > 0 else cv2.erode)(m, ker)
+        per_px = 0.5
+    ys, xs = np.nonzero(m > 40)
+    if not len(ys):
+        return Image.new("L", (2, 2), 0)
+    m = m[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h = max(4, round(m.shape[0] * per_px))
+    w = max(2, round(m.shape[1] * per_px * style.width))
+    if text == "10" and w > 1.25 * h:  # condensed tens, as on most decks
+        w = max(2, round(w * 0.85))
+    return Image.fromarray(cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA))
 
 
 # ------------------------------------------------------------------------------------ drawing
@@ -195,22 +269,34 @@ def render_face(style: Style, code: int, scale: int = 2):
                       inverted=fy > 0.5)
     # the index
     rh = style.rank_h * H
-    font = ImageFont.truetype(style.font, max(6, int(rh / 0.73)))
     text = RANK_TEXT[rank]
-    b = d.textbbox((0, 0), text, font=font)
-    tw, th = b[2] - b[0], b[3] - b[1]
-    if text == "10" and tw > 1.25 * th:  # condensed tens, as on most decks
-        font2 = ImageFont.truetype(style.font, max(6, int(rh / 0.73 * 0.85)))
-        b2 = d.textbbox((0, 0), text, font=font2)
-        if b2[2] - b2[0] < tw:
-            font, b = font2, b2
-            tw, th = b[2] - b[0], b[3] - b[1]
     icx = style.ix * W
     if style.right:
         icx = W - icx
     top = style.iy * H
-    d.text((icx - (b[0] + b[2]) / 2, top - b[1]), text, font=font, fill=ink)
-    rank_box = (icx - tw / 2, top, icx + tw / 2, top + th)
+    if style.plain_rank:
+        font = ImageFont.truetype(style.font, max(6, int(rh / 0.73)))
+        b = d.textbbox((0, 0), text, font=font)
+        tw, th = b[2] - b[0], b[3] - b[1]
+        if text == "10" and tw > 1.25 * th:  # condensed tens, as on most decks
+            font2 = ImageFont.truetype(style.font, max(6, int(rh / 0.73 * 0.85)))
+            b2 = d.textbbox((0, 0), text, font=font2)
+            if b2[2] - b2[0] < tw:
+                font, b = font2, b2
+                tw, th = b[2] - b[0], b[3] - b[1]
+
+        def draw_rank():
+            d.text((icx - (b[0] + b[2]) / 2, top - b[1]), text, font=font, fill=ink)
+        rank_box = (icx - tw / 2, top, icx + tw / 2, top + th)
+    else:
+        glyph = _rank_glyph(style, text, rh)
+        tw, th = glyph.size
+        at = (round(icx - tw / 2), round(top))
+
+        def draw_rank():
+            img.paste(Image.new("RGB", glyph.size, ink), at, glyph)
+        rank_box = (at[0], at[1], at[0] + tw, at[1] + th)   # where the glyph lands
+    draw_rank()
     ph = style.pip_k * th
     pw = ph * 0.85
     py0 = top + th + style.gap * th
@@ -219,7 +305,7 @@ def render_face(style: Style, code: int, scale: int = 2):
     # the 180-degree corner: rotate, draw the same index, rotate back
     img = img.rotate(180)
     d = ImageDraw.Draw(img)
-    d.text((icx - (b[0] + b[2]) / 2, top - b[1]), text, font=font, fill=ink)
+    draw_rank()
     _draw_pip(img, d, style, suit, pip_box)
     img = img.rotate(180)
     img = img.resize((CW, CH), resample=3)
@@ -471,15 +557,20 @@ def _box_pts(b):
 
 def make_scene(seed: int, kind: str | None = None, fonts: list[str] | None = None,
                size: tuple[int, int] | None = None, max_tilt: float = 40.0,
-               style: Style | None = None, effects: float = 1.0) -> Scene:
-    """A photo of a layout with its ground truth; the same arguments give the same scene."""
+               style: Style | None = None, effects: float = 1.0, widen: bool = False) -> Scene:
+    """A photo of a layout with its ground truth; the same arguments give the same scene.
+    ``widen`` (training): the rank glyphs of a random style in wider variety
+    (:func:`widen_style`); the layout, the camera and the light stay those of ``seed``."""
     import cv2
     import numpy as np
     from PIL import Image, ImageDraw
     rng = np.random.default_rng(seed)
     kind = kind or ("klondike", "klondike", "gaps", "pyramid", "golf", "house")[int(rng.integers(6))]
     fonts = fonts or available_fonts(TRAIN_FONTS)
-    style = style or random_style(rng, fonts)
+    if style is None:
+        style = random_style(rng, fonts)
+        if widen:
+            style = widen_style(style, np.random.default_rng((seed, 61)))
     pos = position_for(kind, int(rng.integers(1, 10**6)), rng)
     placed, (W, H) = layout(kind, pos, rng, style)
     out_w, out_h = size or ((2000, 1500) if rng.random() < 0.5 else (1500, 2000))

@@ -39,12 +39,12 @@ def label_candidates(cands, scene):
     return rank, suit
 
 
-def scene_samples(seed, neg_ratio=2.0, fonts=None):
+def scene_samples(seed, neg_ratio=2.0, fonts=None, widen=False):
     import numpy as np
 
     from .detect import candidates
     from .synth import make_scene
-    sc = make_scene(seed, fonts=fonts)
+    sc = make_scene(seed, fonts=fonts, widen=widen)
     c = candidates(sc.image)
     r, s = label_candidates(c, sc)
     pos = np.flatnonzero(r < 13)
@@ -60,14 +60,14 @@ def _worker(args):
     return scene_samples(*args)
 
 
-def build_dataset(seeds, workers=2):
+def build_dataset(seeds, workers=2, widen=False):
     import numpy as np
     if workers > 1:
         from multiprocessing import get_context
         with get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_worker, [(s,) for s in seeds], chunksize=4)
+            parts = pool.map(_worker, [(s, 2.0, None, widen) for s in seeds], chunksize=4)
     else:
-        parts = [scene_samples(s) for s in seeds]
+        parts = [scene_samples(s, widen=widen) for s in seeds]
     F = np.concatenate([p[0] for p in parts])
     R = np.concatenate([p[1] for p in parts])
     S = np.concatenate([p[2] for p in parts])
@@ -117,10 +117,13 @@ def main(argv=None):
     ap.add_argument("--hidden", type=int, default=96)
     ap.add_argument("--iters", type=int, default=500)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--widen", action=argparse.BooleanOptionalAction, default=False,
+                    help="rank glyphs in wider variety in half the training scenes "
+                         "(synth.widen_style); validation scenes stay plain")
     ap.add_argument("--out", default="models")
     a = ap.parse_args(argv)
     t0 = time.time()
-    F, R, S = build_dataset(range(1, a.scenes + 1), a.workers)
+    F, R, S = build_dataset(range(1, a.scenes + 1), a.workers, a.widen)
     Fv, Rv, Sv = build_dataset(range(900_001, 900_001 + a.val_scenes), a.workers)
     t1 = time.time()
     print(f"data: {len(F)} training candidates ({(R < 13).sum()} index corners) from "
@@ -129,7 +132,7 @@ def main(argv=None):
     net, meta = train(F, R, S, a.hidden, a.iters)
     t2 = time.time()
     meta.update({"temperature": 4.0, "scenes": a.scenes, "hidden": a.hidden, "iters": a.iters,
-                 "features": int(F.shape[1])})
+                 "widen": a.widen, "features": int(F.shape[1])})
     ev = evaluate(net, meta, Fv, Rv, Sv)
     meta["validation"] = ev
     print(f"trained in {t2 - t1:.0f} s; validation: {json.dumps(ev)}", flush=True)

@@ -33,3 +33,30 @@ def test_ground_truth_is_the_deal():
         if ix["pile"] == "p1" and ix["corner"] == 1:
             assert not ix["visible"]  # the apex's lower corner lies under row 2
     assert sc.image.shape == (600, 800, 3)
+
+
+def test_widened_styles_keep_the_scene_and_its_truth():
+    """Training's wider rank glyphs (Hershey stroke fonts, heavier or lighter strokes, squeezed
+    or stretched) change only the glyphs: the same layout, and each rank box still holds its
+    glyph's ink."""
+    from companion.vision import synth
+    plain = make_scene(5, "klondike", size=(800, 600))
+    wide = make_scene(5, "klondike", size=(800, 600), widen=True)
+    assert [(c["code"], c["pile"]) for c in plain.cards] == [(c["code"], c["pile"]) for c in wide.cards]
+    assert not np.array_equal(plain.image, wide.image)   # seed 5 draws a widened style
+    fonts = synth.available_fonts(synth.TRAIN_FONTS)
+    for face, stroke, width in ((0, 0.08, 1.0), (4, 0.15, 0.85), (None, -0.03, 1.15), (None, 0.05, 0.9)):
+        style = synth.Style(font=fonts[0], hershey=face, stroke=stroke, width=width,
+                            glyph_pips=False, border=False)
+        assert not style.plain_rank
+        for code in (0, 9, 10, 24):   # A, 10, J of spades, Q of hearts
+            img, boxes = synth.render_face(style, code)
+            ink = np.asarray(img).min(2) < 128
+            (x0, y0, x1, y1), pip = boxes[0]
+            inside = ink[int(y0):int(np.ceil(y1)) + 1, int(x0):int(np.ceil(x1)) + 1].sum()
+            above_pip = ink[:int(pip[1]), :int(CORNER * synth.CW)].sum()
+            assert inside > 0 and inside >= 0.97 * above_pip
+            assert 0.6 < (y1 - y0) / (style.rank_h * synth.CH) < 1.5
+
+
+CORNER = 0.25  # the index corner's width, of the card's (the court panel starts at 0.27)
