@@ -35,6 +35,8 @@ model: $(STAMP)
 
 # Photo-reading benchmark on scenes drawn with designs and fonts never used in training.
 bench-vision: $(STAMP)
+	-command -v apt-get >/dev/null && (dpkg -s fonts-liberation2 fonts-croscore >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq fonts-liberation2 fonts-croscore))
 	$(BIN)/python bench/vision.py
 
 lint: $(STAMP)

@@ -26,7 +26,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.vision import KINDS, PARTLY, layout_exact
+from bench.vision import KINDS, PARTLY, _gaps_as_photographed, layout_exact
 
 
 def _name(code) -> str:
@@ -55,6 +55,8 @@ def differences(sc, dets, variant):
             truth.setdefault(c["pile"], []).append((c["code"], c["visible"]))
     if variant == "klondike":
         truth = {k: (v[-1:] if k.startswith("f") else v) for k, v in truth.items()}
+    if variant == "gaps":
+        truth = _gaps_as_photographed(truth, sc)
     read = {k: list(v) for k, v in reading.piles.items()}
     if variant == "klondike":
         read = {k: (v[-1:] if k.startswith("f") else v) for k, v in read.items()}

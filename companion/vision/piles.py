@@ -440,41 +440,17 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
     if v.key == "gaps":
-        rows = _clusters(ys, 2.5)
-        if len(rows) != 4:
-            out.problems.append(f"found {len(rows)} rows of cards; Gaps has 4")
-        pitch = _pitch(xs, rows)
-        x0 = min(xs)
-        for r, row in zip("abcd", rows, strict=False):
-            for i in row:
-                col = round((xs[i] - x0) / pitch) + 1 if pitch else 1
-                _put(out, f"{r}{col}", upright[i], names)
+        placed, rest, nrows = _lean_fit(xs, ys, _gaps_places)
+        if nrows != 4:
+            out.problems.append(f"found {nrows} rows of cards; Gaps has 4")
+        out.unplaced.extend(upright[i] for i in rest)
+        for (r, col), i in sorted(placed.items()):
+            _put(out, f"{'abcd'[r]}{col}", upright[i], names)
     elif v.key == "pyramid":
         # rows are evenly spaced and each row's cards sit half a pitch to either side of the
         # apex column, so a card missed does not shift the others
-        rows = _clusters(ys, 1.8)
-        cy = [sum(ys[i] for i in row) / len(row) for row in rows]
-        steps = [b - a for a, b in itertools.pairwise(cy)]
-        dy = sorted(steps)[len(steps) // 2] if steps else 1.0
-        pitch = _pitch(xs, rows) or 1.0
-        placed = {}
-        full = [(len(row), row, k) for k, row in enumerate(rows)]
-        apex = None
-        for _, row, k in sorted(full, key=lambda t: -t[0]):
-            r = round((cy[k] - cy[0]) / dy) if dy else k
-            if len(row) == r + 1:
-                apex = sum(xs[i] for i in row) / len(row)
-                break
-        if apex is None:
-            apex = sum(xs[i] for i in rows[0]) / len(rows[0])
-        for k, row in enumerate(rows):
-            r = round((cy[k] - cy[0]) / dy) if dy else k
-            for i in row:
-                c = round((xs[i] - apex) / pitch + r / 2)
-                if not (0 <= r < 7 and 0 <= c <= r) or (r, c) in placed:
-                    out.unplaced.append(upright[i])
-                    continue
-                placed[(r, c)] = i
+        placed, rest, _ = _lean_fit(xs, ys, _pyramid_places)
+        out.unplaced.extend(upright[i] for i in rest)
         for r in range(7):
             got = sum(1 for (rr, _) in placed if rr == r)
             if got != r + 1:
@@ -649,6 +625,84 @@ def _at(line, x) -> float:
 FANS = ("house-in-the-wood", "house-on-the-hill")
 """Variants whose tableau piles are fans: each pile's cards spread sideways, every index in
 view; the piles laid out in rows, numbered in reading order (t1 at the top left)."""
+
+
+LEAN_TURNS = tuple(d for k in range(1, 13) for d in (k, -k))
+"""Degrees the rows of a layout may still lean by after the photo is set upright (the way up is
+taken from the indices, a few degrees off): tried in turn while cards are left over."""
+
+
+def _lean_fit(xs, ys, places):
+    """A layout in rows (Gaps, the Pyramid) fitted to the cards at (xs, ys): rows found at
+    the frame's angle, then, while cards are left over, at angles a few degrees either side
+    (rows that lean merge into one), keeping the fit that places the most cards.
+    ``places(rows, cy, dy, xs, pitch)`` fits one angle's rows: (place -> card, cards left
+    over). Returns the places, the cards left over and the number of rows found."""
+    best = None
+    for deg in (0,) + LEAN_TURNS:
+        t = math.radians(deg)
+        c, s = math.cos(t), math.sin(t)
+        rx = [x * c - y * s for x, y in zip(xs, ys, strict=True)]
+        ry = [x * s + y * c for x, y in zip(xs, ys, strict=True)]
+        rows = _clusters(ry, 1.8)
+        cy = [sum(ry[i] for i in row) / len(row) for row in rows]
+        steps = [b - a for a, b in itertools.pairwise(cy)]
+        dy = sorted(steps)[len(steps) // 2] if steps else 1.0
+        pitch = _pitch(rx, rows) or 1.0
+        placed, rest = places(rows, cy, dy, rx, pitch)
+        if best is None or len(placed) > len(best[0]):
+            best = (placed, rest, len(rows))
+        if not best[1]:
+            break
+    return best
+
+
+def _gaps_places(rows, cy, dy, xs, pitch):
+    """Gaps' four rows of thirteen: (row 0-3, column 1-13) -> card, and the cards left over;
+    columns counted from the leftmost card (of any row)."""
+    placed, rest = {}, []
+    if len(rows) != 4:
+        return placed, [i for row in rows for i in row]
+    x0 = min(xs)
+    for r, row in enumerate(rows):
+        for i in row:
+            col = round((xs[i] - x0) / pitch) + 1
+            if 1 <= col <= 13 and (r, col) not in placed:
+                placed[(r, col)] = i
+            else:
+                rest.append(i)
+    return placed, rest
+
+
+def _pyramid_places(rows, cy, dy, xs, pitch):
+    """(row, place in row) -> card, and the cards left over: the rows found are evenly spaced
+    (``dy`` apart) and each card sits half a ``pitch`` to either side of the one above, so
+    the fit that places the most cards is taken, over which row the first row found is
+    (the apex, or a lower one when whole rows were missed) and where the apex column is (a
+    card missed shifts nothing)."""
+    rel = [round((c - cy[0]) / dy) if dy else k for k, c in enumerate(cy)]
+    cards = [(i, r) for row, r in zip(rows, rel, strict=True) for i in row]
+    best, best_score = {}, None
+    for first in range(7):
+        if rel[-1] + first > 6:
+            break
+        rs = [(i, r + first) for i, r in cards]
+        apexes = {round((xs[i] - pitch * (c - r / 2)) / pitch * 4) / 4
+                  for i, r in rs for c in range(r + 1)}
+        for a in apexes:
+            apex = a * pitch
+            placed, off = {}, 0.0
+            for i, r in rs:
+                f = (xs[i] - apex) / pitch + r / 2
+                c = round(f)
+                if 0 <= c <= r and (r, c) not in placed:
+                    placed[(r, c)] = i
+                    off += abs(f - c)
+            score = (len(placed), -off)
+            if best_score is None or score > best_score:
+                best, best_score = placed, score
+    used = set(best.values())
+    return best, [i for i, _ in cards if i not in used]
 
 
 def _map_fans(out, upright, xs, ys, tabs, names, v):
