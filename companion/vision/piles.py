@@ -440,7 +440,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
     if v.key == "gaps":
-        placed, rest, nrows = _lean_fit(xs, ys, _gaps_places)
+        placed, rest, nrows = _lean_fit(xs, ys, _gaps_places, gap=2.5)
         if nrows != 4:
             out.problems.append(f"found {nrows} rows of cards; Gaps has 4")
         out.unplaced.extend(upright[i] for i in rest)
@@ -449,7 +449,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     elif v.key == "pyramid":
         # rows are evenly spaced and each row's cards sit half a pitch to either side of the
         # apex column, so a card missed does not shift the others
-        placed, rest, _ = _lean_fit(xs, ys, _pyramid_places)
+        placed, rest, _ = _lean_fit(xs, ys, _pyramid_places, gap=1.8)
         out.unplaced.extend(upright[i] for i in rest)
         for r in range(7):
             got = sum(1 for (rr, _) in placed if rr == r)
@@ -632,19 +632,20 @@ LEAN_TURNS = tuple(d for k in range(1, 13) for d in (k, -k))
 taken from the indices, a few degrees off): tried in turn while cards are left over."""
 
 
-def _lean_fit(xs, ys, places):
+def _lean_fit(xs, ys, places, gap):
     """A layout in rows (Gaps, the Pyramid) fitted to the cards at (xs, ys): rows found at
     the frame's angle, then, while cards are left over, at angles a few degrees either side
     (rows that lean merge into one), keeping the fit that places the most cards.
     ``places(rows, cy, dy, xs, pitch)`` fits one angle's rows: (place -> card, cards left
-    over). Returns the places, the cards left over and the number of rows found."""
+    over); ``gap``: the least step in height between two rows (index sizes). Returns the
+    places, the cards left over and the number of rows found."""
     best = None
     for deg in (0,) + LEAN_TURNS:
         t = math.radians(deg)
         c, s = math.cos(t), math.sin(t)
         rx = [x * c - y * s for x, y in zip(xs, ys, strict=True)]
         ry = [x * s + y * c for x, y in zip(xs, ys, strict=True)]
-        rows = _clusters(ry, 1.8)
+        rows = _clusters(ry, gap)
         cy = [sum(ry[i] for i in row) / len(row) for row in rows]
         steps = [b - a for a, b in itertools.pairwise(cy)]
         dy = sorted(steps)[len(steps) // 2] if steps else 1.0

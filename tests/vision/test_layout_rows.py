@@ -32,7 +32,7 @@ def _pyramid(drop=(), pitch=3.0, dy=3.5):
 def test_pyramid_places_survive_missed_cards_and_a_lean(lean, drop):
     places, pts = _pyramid(drop)
     xs, ys = _turn(pts, lean)
-    placed, rest, _ = _lean_fit(xs, ys, _pyramid_places)
+    placed, rest, _ = _lean_fit(xs, ys, _pyramid_places, gap=1.8)
     assert rest == []
     assert {place: places[i] for place, i in placed.items()} == {p: p for p in places}
 
@@ -40,7 +40,7 @@ def test_pyramid_places_survive_missed_cards_and_a_lean(lean, drop):
 def test_a_missed_apex_does_not_move_the_pyramid_up_a_row():
     # Before: rows were counted from the first row found, so every card landed a row too high.
     places, pts = _pyramid(drop=((0, 0),))
-    placed, _, _ = _lean_fit([x for x, _ in pts], [y for _, y in pts], _pyramid_places)
+    placed, _, _ = _lean_fit([x for x, _ in pts], [y for _, y in pts], _pyramid_places, gap=1.8)
     assert (0, 0) not in placed and placed[(6, 6)] == places.index((6, 6))
 
 
@@ -50,6 +50,6 @@ def test_gaps_rows_that_lean_are_four_rows(lean):
     places = [(r, c) for r in range(4) for c in range(1, 14) if (r, c) not in gaps]
     pts = [(2.0 + 3.2 * c, 3.0 + 4.5 * r) for r, c in places]
     xs, ys = _turn(pts, lean)
-    placed, rest, rows = _lean_fit(xs, ys, _gaps_places)
+    placed, rest, rows = _lean_fit(xs, ys, _gaps_places, gap=2.5)
     assert rows == 4 and rest == []
     assert {place: places[i] for place, i in placed.items()} == {p: p for p in places}
