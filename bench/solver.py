@@ -8,7 +8,9 @@ Then hint latency on mid-game Klondike positions seen as a player sees them (fac
 and the stock unknown, sampled): median and p95.
 
 Every deal (ours, the peers', each hint) runs in a pool of ``--jobs`` worker processes and is
-timed in its worker; the peers have their own budgets (``--peer-states``). Nothing here asserts a
+timed in its worker; the peers have their own budgets (``--peer-states``), and a second row
+gives each peer the same wall-clock budget as ours (``--timeout``): its verdicts reached
+within that time, the rest counted unknown. ``--json`` writes the per-deal verdicts too. Nothing here asserts a
 time: the figures are for reading. Missing peers are skipped with the reason.
 
     python bench/solver.py [--deals 20] [--timeout 5] [--jobs N] [--hints 30] [--json FILE]
@@ -99,7 +101,7 @@ def row(label, recs):
     t = tally(recs.values())
     secs = [r["seconds"] for r in recs.values()]
     share = (t.won + t.lost) / t.n if t.n else 0
-    return (f"{label:<38} {t.n:>5} {t.won:>5} {t.lost:>5} {t.unknown:>5} {100 * share:>8.1f}% "
+    return (f"{label:<50} {t.n:>5} {t.won:>5} {t.lost:>5} {t.unknown:>5} {100 * share:>8.1f}% "
             f"{statistics.median(secs):>8.3f} {pct(secs, 0.9):>8.3f}")
 
 
@@ -161,7 +163,7 @@ def main(argv=None) -> int:
           f"deal on {args.jobs} processes; peers: {args.peer_states:,} states per deal; "
           f"{platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} cores")
-    head = f"{'solver / game':<38} {'deals':>5} {'won':>5} {'lost':>5} {'unkn':>5} " \
+    head = f"{'solver / game':<50} {'deals':>5} {'won':>5} {'lost':>5} {'unkn':>5} " \
            f"{'resolved':>9} {'median s':>8} {'p90 s':>8}"
     print(head)
     print("-" * len(head))
@@ -172,15 +174,30 @@ def main(argv=None) -> int:
         print(f"{label}: solving ...", file=sys.stderr, flush=True)
         recs, bad = ours(key, options, seeds, args.timeout, args.jobs)
         print(row(f"ours: {label}", recs), flush=True)
-        case = {"ours": tally(recs.values()).to_json(), "replay_failures": bad}
+        case = {"ours": tally(recs.values()).to_json(), "replay_failures": bad,
+                "per_seed": {s: {"ours": recs[s]["verdict"],
+                                 "ours_s": round(recs[s]["seconds"], 3)} for s in seeds}}
         if peer_name and peers.get(peer_name) is None:
             theirs = peer(peer_name, key, options, seeds, args.peer_states, args.jobs)
             print(row(f"{peer_name}: {label}", theirs), flush=True)
+            # The same wall-clock budget as ours: the peer's verdicts reached within our
+            # timeout (its search is deterministic, so one stopped there would have said
+            # the same), the rest unknown.
+            capped = {s: r if r["seconds"] <= args.timeout else
+                      {"verdict": "unknown", "seconds": args.timeout}
+                      for s, r in theirs.items()}
+            print(row(f"{peer_name} within {args.timeout:g} s: {label}", capped), flush=True)
             clash = [s for s in seeds if {recs[s]["verdict"], theirs[s]["verdict"]} ==
                      {"won", "lost"}]
             print(f"  proved verdicts that disagree: {len(clash)} {clash if clash else ''}; "
                   f"lines of ours that fail to replay: {bad}")
             case[peer_name] = tally(theirs.values()).to_json()
+            case[f"{peer_name} within timeout"] = tally(capped.values()).to_json()
+            case["per_seed"] = {s: {"ours": recs[s]["verdict"],
+                                    "ours_s": round(recs[s]["seconds"], 3),
+                                    peer_name: theirs[s]["verdict"],
+                                    f"{peer_name}_s": round(theirs[s]["seconds"], 3)}
+                                for s in seeds}
             case["disagreements"] = clash
         report["cases"][label] = case
     if args.hints:

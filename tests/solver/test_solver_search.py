@@ -143,6 +143,33 @@ def test_mirrored_tableaus_share_a_key_and_different_ones_do_not():
     assert kn.key(a) != kn.key(c)
 
 
+@pytest.mark.parametrize("draw", [1, 3])
+def test_turning_the_stock_leads_to_one_key_while_a_pass_can_still_come_round(draw):
+    # With unlimited passes the stock's cards can be reached from wherever the waste stands,
+    # so positions that differ only by turning the stock are one for the search: every turn
+    # of the first pass (the pointer a multiple of the draw, or the stock spent) has the
+    # deal's key. After the waste is turned over, a whole pass without a move would end
+    # the game, so those positions are not the deal's.
+    pos = deal("klondike", 5, options={"draw": draw})
+    kn = knowledge(pos.variant)
+    first = kn.key(pos)
+    stock = next(m for m in pos.raw_moves() if pos.engine.text(m) == "s")
+    turns = 0
+    while pos.piles[kn.S]:
+        pos.push_raw(stock)
+        turns += 1
+        assert kn.key(pos) == first
+    assert turns == -(-24 // draw)
+    pos.push_raw(stock)  # the waste turned over: idle
+    assert pos.idle and kn.key(pos) != first
+    # A card played from the waste makes a different talon.
+    q = deal("klondike", 5, options={"draw": draw})
+    while not any(m[1] == kn.W for m in q.raw_moves()):
+        q.push_raw(stock)
+    q.push_raw(next(m for m in q.raw_moves() if m[1] == kn.W))
+    assert kn.key(q) != first
+
+
 def test_spider_keeps_piles_apart_while_the_stock_deals_to_them():
     kn = knowledge(deal("spider", 1).variant)
     a = made("spider", {"t1": "Kh", "t2": "5d", "s": ("7c 8c", 2)})
