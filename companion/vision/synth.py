@@ -7,7 +7,8 @@ pips or court panels), then composed into the layouts of real deals from the rul
 waste fan), and photographed: perspective up to about 40 degrees, any rotation, uneven light,
 shadows, glare, blur, noise and JPEG. Everything follows from the seed.
 
-No card artwork from elsewhere: only fonts (DejaVu, shipped; and any other free font given).
+No card artwork from elsewhere: only fonts (DejaVu, shipped; for training optionally the free
+fonts of EXTRA_TRAIN_FONTS; and any other free font given).
 Ground truth comes with every scene: for each visible index corner, the card and the image
 positions of its rank glyph and suit pip.
 """
@@ -22,6 +23,12 @@ CW, CH = 180, 252  # card size on the flat table, in table pixels
 FONT_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "render", "fonts")
 SYSTEM_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation2",
                     "/usr/share/fonts/truetype/croscore", "/usr/share/fonts/truetype/liberation")
+# where Debian puts the extra training fonts (EXTRA_TRAIN_FONTS), searched after the others
+EXTRA_FONT_DIRS = ("/usr/share/fonts/truetype/noto", "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF",
+                   "/usr/share/fonts/truetype/roboto/unhinted", "/usr/share/fonts/truetype/open-sans",
+                   "/usr/share/fonts/truetype/lato", "/usr/share/fonts/opentype/cantarell",
+                   "/usr/share/fonts/truetype/crosextra", "/usr/share/fonts/opentype/inter",
+                   "/usr/share/fonts/truetype/oxygen", "/usr/share/texmf/fonts/opentype/public/tex-gyre")
 
 # Fonts for training (DejaVu: Bitstream Vera licence) and for the held-out bench set
 # (Liberation: SIL OFL 1.1; croscore Arimo/Tinos/Cousine: Apache 2.0; DejaVu Mono/Serif
@@ -37,10 +44,33 @@ RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K
 # fonts, drawn with cv2.putText (simplex, plain, duplex, complex, triplex, complex small).
 WIDE_FONTS = ("DejaVuSansCondensed.ttf", "DejaVuSans-ExtraLight.ttf")
 HERSHEY_FACES = (0, 1, 2, 3, 4, 5)
+# Only for training with ``make_scene(..., extra=True)`` (``train --fonts extra``): many more real
+# typefaces for the rank glyph, regular and bold, sans and serif, from Debian's free font
+# packages (SIL OFL 1.1: Noto, Open Sans, Lato, Cantarell, Carlito, Caladea, Inter, Oxygen;
+# Apache 2.0: Roboto; GUST: TeX Gyre Adventor, Pagella, Schola, Bonum), drawn with the five
+# TRAIN_FONTS. None of the held-out families nor their near-clones (no Liberation, Arimo, Tinos,
+# Cousine, DejaVu Mono or Serif Condensed; no TeX Gyre Heros (Helvetica), Termes (Times) or
+# Cursor (Courier); no monospaced face). `make model` installs the packages where apt-get is.
+EXTRA_TRAIN_FONTS = (
+    "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-CondensedBold.ttf",
+    "NotoSerif-Regular.ttf", "NotoSerif-Bold.ttf", "NotoSerif-CondensedBold.ttf",
+    "NotoSerifDisplay-Bold.ttf", "Roboto-Regular.ttf", "Roboto-Bold.ttf",
+    "RobotoCondensed-Bold.ttf", "OpenSans-Regular.ttf", "OpenSans-Bold.ttf",
+    "OpenSans-CondBold.ttf", "Lato-Regular.ttf", "Lato-Black.ttf", "Cantarell-Regular.otf",
+    "Cantarell-Bold.otf", "Carlito-Regular.ttf", "Carlito-Bold.ttf", "Caladea-Regular.ttf",
+    "Caladea-Bold.ttf", "Inter-Regular.otf", "Inter-Bold.otf", "Oxygen-Sans.ttf",
+    "Oxygen-Sans-Bold.ttf", "texgyreadventor-bold.otf", "texgyrepagella-regular.otf",
+    "texgyrepagella-bold.otf", "texgyreschola-bold.otf", "texgyrebonum-bold.otf")
+# and the index pips of those scenes from one of these fonts' suit glyphs (when drawn from a font)
+EXTRA_PIP_FONTS = ("DejaVuSans.ttf", "NotoSansSymbols2-Regular.ttf", "DejaVuMathTeXGyre.ttf")
+EXTRA_FONT_PACKAGES = ("fonts-noto-core", "fonts-roboto-unhinted", "fonts-open-sans", "fonts-lato",
+                       "fonts-cantarell", "fonts-texgyre", "fonts-crosextra-carlito",
+                       "fonts-crosextra-caladea", "fonts-inter", "fonts-oxygen",
+                       "fonts-dejavu-extra")
 
 
 def find_font(name: str) -> str | None:
-    for d in (FONT_DIR, *SYSTEM_FONT_DIRS):
+    for d in (FONT_DIR, *SYSTEM_FONT_DIRS, *EXTRA_FONT_DIRS):
         p = os.path.join(d, name)
         if os.path.exists(p):
             return p
@@ -124,6 +154,31 @@ def widen_style(style: Style, rng) -> Style:
         if "ExtraLight" in style.font:  # thickened: a light weight, not a hairline
             style.stroke = u(0.015, 0.05)
     style.width = u(0.82, 1.18) if rng.random() < 0.7 else 1.0
+    return style
+
+
+_warned: set = set()
+
+
+def extra_fonts() -> list[str]:
+    """The training fonts with the extra typefaces (EXTRA_TRAIN_FONTS) that are installed; the
+    missing ones are named once on stderr (``make model`` installs them)."""
+    missing = [n for n in EXTRA_TRAIN_FONTS if not find_font(n)]
+    if missing and tuple(missing) not in _warned:
+        _warned.add(tuple(missing))
+        import sys
+        print(f"warning: {len(missing)} of {len(EXTRA_TRAIN_FONTS)} extra training fonts not "
+              f"installed, skipped: {', '.join(missing)} (apt-get install "
+              f"{' '.join(EXTRA_FONT_PACKAGES)})", file=sys.stderr)
+    return available_fonts(TRAIN_FONTS + EXTRA_TRAIN_FONTS)
+
+
+def extra_style(style: Style, rng) -> Style:
+    """A training style's index pips from one of EXTRA_PIP_FONTS' suit glyphs (when the style
+    draws them from a font), so that suit shapes vary too. ``rng`` is the caller's own."""
+    pips = available_fonts(EXTRA_PIP_FONTS)
+    if pips:
+        style.pip_font = pips[int(rng.integers(len(pips)))]
     return style
 
 
@@ -557,18 +612,23 @@ def _box_pts(b):
 
 def make_scene(seed: int, kind: str | None = None, fonts: list[str] | None = None,
                size: tuple[int, int] | None = None, max_tilt: float = 40.0,
-               style: Style | None = None, effects: float = 1.0, widen: bool = False) -> Scene:
+               style: Style | None = None, effects: float = 1.0, widen: bool = False,
+               extra: bool = False) -> Scene:
     """A photo of a layout with its ground truth; the same arguments give the same scene.
     ``widen`` (training): the rank glyphs of a random style in wider variety
-    (:func:`widen_style`); the layout, the camera and the light stay those of ``seed``."""
+    (:func:`widen_style`); the layout, the camera and the light stay those of ``seed``.
+    ``extra`` (training): the rank font, when ``fonts`` is not given, from the training fonts
+    and EXTRA_TRAIN_FONTS, and the index pips from one of EXTRA_PIP_FONTS (:func:`extra_style`)."""
     import cv2
     import numpy as np
     from PIL import Image, ImageDraw
     rng = np.random.default_rng(seed)
     kind = kind or ("klondike", "klondike", "gaps", "pyramid", "golf", "house")[int(rng.integers(6))]
-    fonts = fonts or available_fonts(TRAIN_FONTS)
+    fonts = fonts or (extra_fonts() if extra else available_fonts(TRAIN_FONTS))
     if style is None:
         style = random_style(rng, fonts)
+        if extra:
+            style = extra_style(style, np.random.default_rng((seed, 62)))
         if widen:
             style = widen_style(style, np.random.default_rng((seed, 61)))
     pos = position_for(kind, int(rng.integers(1, 10**6)), rng)

@@ -1,6 +1,7 @@
 """Regenerate the card model from scratch: ``python -m companion.vision.train`` (``make model``).
 
-1. Generate scenes with :mod:`.synth` (training fonts only; seeds 1..N).
+1. Generate scenes with :mod:`.synth` (training fonts only, or with ``--fonts extra`` many more
+   free typefaces; seeds 1..N).
 2. Extract every index candidate exactly as recognition does (:mod:`.detect`) and label it from
    the scene's ground truth: (rank, suit) when the pip and the rank glyph of a visible index
    corner, otherwise "none".
@@ -39,12 +40,12 @@ def label_candidates(cands, scene):
     return rank, suit
 
 
-def scene_samples(seed, neg_ratio=2.0, fonts=None, widen=False):
+def scene_samples(seed, neg_ratio=2.0, fonts=None, widen=False, extra=False):
     import numpy as np
 
     from .detect import candidates
     from .synth import make_scene
-    sc = make_scene(seed, fonts=fonts, widen=widen)
+    sc = make_scene(seed, fonts=fonts, widen=widen, extra=extra)
     c = candidates(sc.image)
     r, s = label_candidates(c, sc)
     pos = np.flatnonzero(r < 13)
@@ -60,14 +61,14 @@ def _worker(args):
     return scene_samples(*args)
 
 
-def build_dataset(seeds, workers=2, widen=False):
+def build_dataset(seeds, workers=2, widen=False, extra=False):
     import numpy as np
     if workers > 1:
         from multiprocessing import get_context
         with get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_worker, [(s, 2.0, None, widen) for s in seeds], chunksize=4)
+            parts = pool.map(_worker, [(s, 2.0, None, widen, extra) for s in seeds], chunksize=4)
     else:
-        parts = [scene_samples(s, widen=widen) for s in seeds]
+        parts = [scene_samples(s, widen=widen, extra=extra) for s in seeds]
     F = np.concatenate([p[0] for p in parts])
     R = np.concatenate([p[1] for p in parts])
     S = np.concatenate([p[2] for p in parts])
@@ -120,10 +121,18 @@ def main(argv=None):
     ap.add_argument("--widen", action=argparse.BooleanOptionalAction, default=False,
                     help="rank glyphs in wider variety in half the training scenes "
                          "(synth.widen_style); validation scenes stay plain")
+    ap.add_argument("--fonts", choices=("train", "extra"), default="train",
+                    help="rank fonts of the training scenes: the five DejaVu faces (train), or "
+                         "those and synth.EXTRA_TRAIN_FONTS with varied pip fonts (extra; missing "
+                         "ones skipped with a warning); validation scenes stay on the five")
     ap.add_argument("--out", default="models")
     a = ap.parse_args(argv)
     t0 = time.time()
-    F, R, S = build_dataset(range(1, a.scenes + 1), a.workers, a.widen)
+    extra = a.fonts == "extra"
+    if extra:
+        from .synth import extra_fonts
+        print(f"rank fonts: {', '.join(os.path.basename(f) for f in extra_fonts())}", flush=True)
+    F, R, S = build_dataset(range(1, a.scenes + 1), a.workers, a.widen, extra)
     Fv, Rv, Sv = build_dataset(range(900_001, 900_001 + a.val_scenes), a.workers)
     t1 = time.time()
     print(f"data: {len(F)} training candidates ({(R < 13).sum()} index corners) from "
@@ -132,7 +141,7 @@ def main(argv=None):
     net, meta = train(F, R, S, a.hidden, a.iters)
     t2 = time.time()
     meta.update({"temperature": 4.0, "scenes": a.scenes, "hidden": a.hidden, "iters": a.iters,
-                 "widen": a.widen, "features": int(F.shape[1])})
+                 "widen": a.widen, "fonts": a.fonts, "features": int(F.shape[1])})
     ev = evaluate(net, meta, Fv, Rv, Sv)
     meta["validation"] = ev
     print(f"trained in {t2 - t1:.0f} s; validation: {json.dumps(ev)}", flush=True)

@@ -21,7 +21,7 @@ from companion.rules import deal  # noqa: E402
 from companion.vision import synth  # noqa: E402
 
 SEED = 722973          # a Klondike deal whose photo reads whole; t5 t6 turns a card up on t5
-UNSURE_SEED = 631738   # its photo (scene 902) reads t7's Ac below the threshold
+UNSURE_SEED = 631738   # its photo (scene 1013) reads t1's 9c below the threshold
 
 
 def _photo(path, pos, scene_seed):
@@ -45,7 +45,7 @@ def photos(tmp_path_factory):
     after.play("t5 t6")
     return {"start": _photo(d / "start.png", start, 42),
             "after": _photo(d / "after.png", after, 42),
-            "unsure": _photo(d / "unsure.png", deal("klondike", UNSURE_SEED), 902),
+            "unsure": _photo(d / "unsure.png", deal("klondike", UNSURE_SEED), 1013),
             "empty": _empty(d / "empty.png"),
             "text": _text(d / "notes.jpg")}
 
@@ -93,7 +93,7 @@ def test_verify_photo_names_the_cards_it_could_not_read(photos, capsys):
     assert main(["verify", "klondike", "--seed", str(UNSURE_SEED), "--photo",
                  photos["unsure"]]) == 1
     out = capsys.readouterr().out
-    assert "Could not be read with confidence (not checked): t7" in out
+    assert "Could not be read with confidence (not checked): t1" in out
     assert "Incomplete: 6 cards checked" in out
 
 
@@ -126,7 +126,7 @@ def test_hint_photo_hints_on_the_position_read(photos, tmp_path, capsys):
 def test_hint_photo_refuses_to_guess(photos, capsys):
     assert main(["hint", "klondike", "--photo", photos["unsure"]]) != 0
     err = capsys.readouterr().err
-    assert "could not be read with confidence" in err and "t7: Ac?" in err
+    assert "could not be read with confidence" in err and "t1: 9c?" in err
 
 
 def test_hint_photo_excludes_seed(photos, capsys):
@@ -156,16 +156,24 @@ def test_scan_enters_the_layout_then_names_a_turned_up_card(photos):
 def test_scan_never_enters_an_uncertain_card(photos):
     s = Session.physical("klondike", symbols=False)
     r = s.handle(f"scan {photos['unsure']}")
-    assert r.ok and s.layout.count == 6 and s.layout.missing() == ["t7"]
-    assert "Ac?" in r.text and "Type these yourself" in r.text
-    assert s.handle("t7: ac").ok and s.layout.complete
+    assert r.ok and s.layout.count == 6 and s.layout.missing() == ["t1"]
+    assert "9c?" in r.text and "Type these yourself" in r.text
+    assert s.handle("t1: 9c").ok and s.layout.complete
 
 
 def test_scan_refuses_a_photo_that_disagrees_with_typed_piles(photos):
     s = Session.physical("klondike", symbols=False)
-    assert s.handle(f"scan {photos['unsure']}").ok
+    assert s.handle(f"scan {photos['unsure']}").ok and s.handle("t1: 9c").ok
     before = s.layout.to_json()
     r = s.handle(f"scan {photos['start']}")   # another deal: nothing is overwritten
+    assert not r.ok and s.layout.to_json() == before
+    assert "you typed" in r.text and r.text.startswith("Nothing entered")
+    # t7 left to fill, but the photo's t7 is a card typed on t2: refused whole, nothing entered
+    s = Session.physical("klondike", symbols=False)
+    for pile, cards in list(_faceup(deal("klondike", UNSURE_SEED)).items())[:6]:
+        assert s.handle(f"{pile}: {' '.join(cards)}").ok
+    before = s.layout.to_json()
+    r = s.handle(f"scan {photos['start']}")
     assert not r.ok and s.layout.to_json() == before
     assert "you typed" in r.text and "Nothing was entered" in r.text
 

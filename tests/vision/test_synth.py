@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -60,3 +62,59 @@ def test_widened_styles_keep_the_scene_and_its_truth():
 
 
 CORNER = 0.25  # the index corner's width, of the card's (the court panel starts at 0.27)
+
+
+HELDOUT_FAMILIES = ("Liberation", "Arimo", "Tinos", "Cousine", "DejaVuSansMono", "DejaVuSerifCondensed",
+                    "texgyreheros", "texgyretermes", "texgyrecursor")
+
+
+def test_extra_training_fonts_are_off_by_default_and_never_held_out():
+    """``extra`` (``train --fonts extra``) draws other rank fonts and pip glyphs from the same
+    seed: the deal and its truth stay, a scene without it is the plain one, and none of the
+    extra fonts is a held-out family or a near-clone of one, so the bench stays unseen."""
+    from companion.vision import synth
+    for name in synth.EXTRA_TRAIN_FONTS + synth.EXTRA_PIP_FONTS:
+        assert not name.startswith(HELDOUT_FAMILIES), name
+    assert not set(synth.EXTRA_TRAIN_FONTS) & set(synth.HELDOUT_FONTS + synth.TRAIN_FONTS)
+    plain = make_scene(7, "klondike", size=(800, 600))
+    assert np.array_equal(plain.image, make_scene(7, "klondike", size=(800, 600), extra=False).image)
+    if len(synth.extra_fonts()) <= len(synth.available_fonts(synth.TRAIN_FONTS)):
+        pytest.skip("the extra training fonts are not installed")
+    extra = make_scene(7, "klondike", size=(800, 600), extra=True)
+    assert [(c["code"], c["pile"]) for c in plain.cards] == [(c["code"], c["pile"]) for c in extra.cards]
+    assert not np.array_equal(plain.image, extra.image)
+    # over many seeds the rank font is mostly an extra one, and the pips vary
+    styles = [make_scene(s, "klondike", size=(200, 150), effects=0, extra=True).style
+              for s in range(1, 13)]
+    assert sum(os.path.basename(st.font) in synth.EXTRA_TRAIN_FONTS for st in styles) >= 6
+    assert len({st.pip_font for st in styles}) >= 2
+
+
+def test_extra_fonts_missing_are_skipped_with_a_warning(monkeypatch, capsys):
+    from companion.vision import synth
+    monkeypatch.setattr(synth, "EXTRA_TRAIN_FONTS", ("NoSuchFont-Bold.ttf",))
+    fonts = synth.extra_fonts()
+    assert fonts == synth.available_fonts(synth.TRAIN_FONTS)
+    err = capsys.readouterr().err
+    assert "NoSuchFont-Bold.ttf" in err and "apt-get install" in err
+
+
+def test_every_extra_font_draws_its_index_inside_the_truth():
+    """Each extra typeface's rank glyph lands in the rank box the ground truth gives (OpenType
+    and TrueType fonts alike), and each pip font draws the four suits."""
+    from companion.vision import synth
+    fonts = synth.available_fonts(synth.EXTRA_TRAIN_FONTS)
+    pips = synth.available_fonts(synth.EXTRA_PIP_FONTS)
+    if not fonts:
+        pytest.skip("the extra training fonts are not installed")
+    for i, font in enumerate(fonts):
+        style = synth.Style(font=font, glyph_pips=True, pip_font=pips[i % len(pips)], border=False)
+        for code in (0, 9, 10, 24, 39):   # A, 10, J of spades, Q of hearts, A of clubs
+            img, boxes = synth.render_face(style, code)
+            ink = np.asarray(img).min(2) < 128
+            (x0, y0, x1, y1), pip = boxes[0]   # a wide "10" may reach past the card's edge
+            inside = ink[int(y0):int(np.ceil(y1)) + 1, max(0, int(x0)):int(np.ceil(x1)) + 1].sum()
+            above_pip = ink[:int(pip[1]), :int(CORNER * synth.CW)].sum()
+            assert inside > 0 and inside >= 0.97 * above_pip, (font, code)
+            pip_ink = ink[int(pip[1]):int(np.ceil(pip[3])) + 1, int(pip[0]):int(np.ceil(pip[2])) + 1]
+            assert pip_ink.mean() > 0.2, (font, code)
