@@ -34,7 +34,10 @@ search adds the following, each derived from the variant's *data* (its pieces), 
   look's "lost" is not trusted (that look just stops), only the full search proves a loss;
 * in an open game where foundations build up in suit, a second **whole search**, best-first by
   the cards' order (cards lying on a lower card of their suit, spaces), runs beside the
-  depth-first one: either one's "lost" is a proof;
+  depth-first one (only the depth-first one's "lost" is a proof); besides every single
+  move it tries composite ones (as Freecell Solver's meta-moves do): the few cards above a
+  card the foundations want moved off one by one onto piles that take them, then that card
+  sent up;
 * **stranded cards**: where tableau cards can only leave onto a waste nothing leaves (Golf), a
   card with no card still to come that it could be played onto makes the position lost;
 * **moves that lead nowhere new** are left out before they are played: the reverse of the
@@ -808,6 +811,10 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
 # as before, a round took 0.15 s or more: a hint's samples of 0.06 s each ran two or three
 # times over theirs.)
 SLICE = 63
+# The best-first whole search of an open game (``order``) also offers composite children that
+# dig out a card the foundations want (see ``dig_children`` in :func:`_steps`). Streets and
+# Alleys, 3 s a deal, seeds 1-160: 48 won against 45 without, the same 70 proved lost.
+DIGS = True
 
 # About how many bytes one stored position takes (its key, and the set's slot).
 _BYTES_PER_STATE = 150
@@ -971,6 +978,39 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     Tset = kn.Tset
     spaces_alike = kn.sort_tableau
 
+    digs = strategy == "order" and DIGS
+
+    def dig_children(need):
+        """Composite children: the cards above a card the foundations want (at most three)
+        moved off one by one, each onto the first tableau pile that takes it, then that card
+        sent up: one step where single moves need several positions."""
+        out = []
+        piles = work.piles
+        for i in T:
+            p = piles[i]
+            for d in range(1, min(4, len(p) - work.down[i])):
+                if p[-1 - d] not in need:
+                    continue
+                seq = []
+                for _ in range(d):
+                    ms2 = work.raw_moves()
+                    m = next((x for x in ms2 if x[0] == MOVE and x[1] == i and x[2] == 1
+                              and x[3] in Tset), None)
+                    if m is None:
+                        break
+                    work.push_raw(m)
+                    seq.append(m)
+                else:
+                    m = next((x for x in work.raw_moves() if x[0] == MOVE and x[1] == i
+                              and x[3] in kn.Fset), None)
+                    if m is not None:
+                        seq.append(m)
+                        out.append((-(100 + 10 * d), 0, tuple(seq)))
+                for _ in range(len(seq) - (1 if len(seq) > d else 0)):
+                    work.pop()
+                break
+        return out
+
     def children(ms, root=False, back=None):
         """The moves to try here, best first, each a sequence of raw moves: a move, or the
         stock turned k times and then a move that uses the stock or the waste. ``back``: a
@@ -1043,6 +1083,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 if scan is work:
                     for _ in range(k):
                         work.pop()
+        if digs:
+            scored.extend(dig_children(need))
         if jitter is not None:
             rnd = jitter.random
             scored = [(sc + JITTER * rnd(), k, seq) for sc, k, seq in scored]

@@ -89,6 +89,15 @@ def test_streets_and_alleys_with_spaces_match_exhaustive_search(strategy):
     assert len(agree_with_naive(positions, 4000, strategy)) >= 20
 
 
+def test_digging_out_a_wanted_card_wins_a_deal_single_moves_do_not_reach():
+    # Streets and Alleys seed 22 (Freecell Solver wins it at once): moving the cards above
+    # a card the foundations want as one composite step wins within a thousand positions;
+    # single moves alone had not won it in 50,000.
+    pos = deal("streets-and-alleys", 22)
+    r = solve(pos, Limits(seconds=None, nodes=3000))
+    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
+
+
 def test_a_won_deal_gives_a_line_that_check_replays():
     for seed in range(1, 30):
         pos = deal("klondike", seed)
