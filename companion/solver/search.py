@@ -427,22 +427,20 @@ class Knowledge:
         for grp in self.f_groups:
             parts.extend(sorted([bytes(piles[i]) + ends[down[i]] for i in grp]))
         sink = self.sink
-        talon = self.talon_draw
-        if talon and not pos.idle:
-            S, W = self.S, self.W
+        # The talon as one sequence, its pointer left out (see ``talon_draw``), where the
+        # stock's moves reach the same cards; 255 ends it (no pile's end byte is that high),
+        # where a stock and a waste would end twice.
+        S, W = self.S, self.W
+        one_talon = False
+        if self.talon_draw and not pos.idle:
             stock, waste = piles[S], piles[W]
-            p = len(waste)
-            if (not p % talon or not stock) and down[S] == len(stock) and not down[W]:
-                # The talon as one sequence, its pointer left out; 255 ends it (no pile's
-                # end byte is that high), where a stock and a waste would end twice.
-                for i in rest:
-                    if i == S:
-                        parts.append(bytes(waste) + bytes(stock[::-1]) + b"\xff")
-                    elif i != W:
-                        parts.append(bytes(piles[i]) + ends[down[i]])
-                parts.append(bytes((0, 0)))
-                return b"".join(parts)
+            one_talon = (not len(waste) % self.talon_draw or not stock) \
+                and down[S] == len(stock) and not down[W]
         for i in rest:
+            if one_talon and i in (S, W):
+                if i == S:
+                    parts.append(bytes(piles[W]) + bytes(piles[S][::-1]) + b"\xff")
+                continue
             p = piles[i] if i != sink else piles[i][-1:]
             parts.append(bytes(p) + ends[down[i]])
         parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255), pos.idle)))
@@ -981,7 +979,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
 
     digs = strategy == "order" and DIGS
 
-    def dig_children(need):
+    def dig_children(ms, need):
         """Composite children: the cards above a card the foundations want (at most three)
         moved off one by one, each onto the first tableau pile that takes it, then that card
         sent up: one step where single moves need several positions."""
@@ -989,27 +987,27 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         piles = work.piles
         for i in T:
             p = piles[i]
-            for d in range(1, min(4, len(p) - work.down[i])):
-                if p[-1 - d] not in need:
-                    continue
-                seq = []
-                for _ in range(d):
-                    ms2 = work.raw_moves()
-                    m = next((x for x in ms2 if x[0] == MOVE and x[1] == i and x[2] == 1
-                              and x[3] in Tset), None)
-                    if m is None:
-                        break
-                    work.push_raw(m)
-                    seq.append(m)
-                else:
-                    m = next((x for x in work.raw_moves() if x[0] == MOVE and x[1] == i
-                              and x[3] in kn.Fset), None)
-                    if m is not None:
-                        seq.append(m)
-                        out.append((-(100 + 10 * d), 0, tuple(seq)))
-                for _ in range(len(seq) - (1 if len(seq) > d else 0)):
-                    work.pop()
-                break
+            # the shallowest wanted card of the pile, under d cards
+            d = next((d for d in range(1, min(4, len(p) - work.down[i]))
+                      if p[-1 - d] in need), 0)
+            if not d:
+                continue
+            seq, moves = [], ms
+            for _ in range(d):
+                m = next((x for x in moves if x[0] == MOVE and x[1] == i and x[2] == 1
+                          and x[3] in Tset), None)
+                if m is None:
+                    break
+                work.push_raw(m)
+                seq.append(m)
+                moves = work.raw_moves()
+            else:
+                m = next((x for x in moves if x[0] == MOVE and x[1] == i
+                          and x[3] in kn.Fset), None)
+                if m is not None:
+                    out.append((-(100 + 10 * d), 0, (*seq, m)))
+            for _ in seq:
+                work.pop()
         return out
 
     def children(ms, root=False, back=None):
@@ -1085,7 +1083,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     for _ in range(k):
                         work.pop()
         if digs:
-            scored.extend(dig_children(need))
+            scored.extend(dig_children(ms, need))
         if jitter is not None:
             rnd = jitter.random
             scored = [(sc + JITTER * rnd(), k, seq) for sc, k, seq in scored]
