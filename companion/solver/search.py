@@ -281,6 +281,14 @@ class Knowledge:
         if self.macro and self.unlimited and self.W >= 0 and not v.pairs \
                 and (v.waste is None or v.waste.build is None) and not v.stock.turn_up:
             self.talon_draw = v.stock.draw
+        # Other pointers (p not a multiple of the draw, the stock not spent) reach p + draw,
+        # p + 2 draw, ..., the end, then the multiples of the draw: everything the same
+        # position with pointer p + draw reaches, and more. Such a position *dominates* the
+        # one whose pointer is p + draw: the key names their class (the talon and p modulo
+        # the draw) and the search keeps the least pointer met in each class
+        # (:meth:`pointer`), skipping a position whose class was met with a pointer no
+        # greater than its own.
+        self.dominance = self.talon_draw > 1
         # A waste nothing ever leaves (Golf: no foundations, no building on the tableau, one
         # pass) matters only by its top card: the cards under it are out of play.
         self.sink = -1
@@ -434,17 +442,28 @@ class Knowledge:
         one_talon = False
         if self.talon_draw and not pos.idle:
             stock, waste = piles[S], piles[W]
-            one_talon = (not len(waste) % self.talon_draw or not stock) \
-                and down[S] == len(stock) and not down[W]
+            one_talon = down[S] == len(stock) and not down[W]
+            if one_talon and stock:
+                r = len(waste) % self.talon_draw
+                one_talon = 255 - r if not r or self.dominance else 0
+            elif one_talon:
+                one_talon = 255
         for i in rest:
             if one_talon and i in (S, W):
-                if i == S:
-                    parts.append(bytes(piles[W]) + bytes(piles[S][::-1]) + b"\xff")
+                if i == S:  # the class of a dominance (see ``dominance``) ends 255 - p % draw
+                    parts.append(bytes(piles[W]) + bytes(piles[S][::-1]) + _ENDS[one_talon - 128])
                 continue
             p = piles[i] if i != sink else piles[i][-1:]
             parts.append(bytes(p) + ends[down[i]])
-        parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255), pos.idle)))
+        # The last byte: idle (1) or not (0), or 2 for the class of a dominance.
+        parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255),
+                            2 if 252 < one_talon < 255 else pos.idle)))
         return b"".join(parts)
+
+    def pointer(self, pos) -> int:
+        """The talon's pointer (the waste's size) of a position whose key names a class of
+        a dominance (see ``dominance``; such a key ends with 2), else -1."""
+        return len(pos.piles[self.W]) if self.key(pos)[-1] == 2 else -1
 
     # -- safe moves -------------------------------------------------------------------------------
     def safe_move(self, pos, moves):
@@ -907,9 +926,30 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     k0, ms = settle(root=True)
     if ms is None:
         return result(WON, "won", work.history[base:])
-    visited.add(kn.key(work))
-
     S, W = kn.talon
+    dom: dict[bytes, int] | None = {} if kn.dominance else None
+
+    def fresh(key, q) -> bool:
+        """Whether ``q`` (whose key is ``key``) is new to this search; if so it is noted.
+        A class of a dominance (see ``Knowledge.dominance``) is new only with a pointer
+        less than any met in it before."""
+        if key in skip:
+            return False
+        if dom is not None and key[-1] == 2:  # a class: the pointer is the waste's size
+            p = len(q.piles[W])
+            old = dom.get(key)
+            if old is not None and old <= p:
+                return False
+            dom[key] = p
+            visited.add(key)
+            return True
+        if key in visited:
+            return False
+        visited.add(key)
+        return True
+
+    fresh(kn.key(work), work)
+
     won_line = None
     T = kn.T
 
@@ -1124,20 +1164,15 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                         q.push_turns(m[2], m[1], m[3])
                     else:
                         q.push_raw(m)
-                key = kn.key(q)
-                if key in visited or key in skip:
+                if not fresh(kn.key(q), q):
                     continue
-                visited.add(key)
                 work = q
                 k, ms = settle()
                 if ms is None:
                     return result(WON, f"won after searching {nodes} positions",
                                   _line(root_line, node) + q.history)
-                if k:
-                    key = kn.key(q)
-                    if key in visited or key in skip:
-                        continue
-                    visited.add(key)
+                if k and not fresh(kn.key(q), q):
+                    continue
                 if not ms:
                     continue
                 child = (node, tuple(q.history))
@@ -1183,21 +1218,16 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 work.push_raw(m)
         # Seen before (the safe moves from here are the same as last time): skip at once,
         # before generating any move.
-        key = kn.key(work)
-        if key in visited or key in skip:
+        if not fresh(kn.key(work), work):
             for _ in range(len(seq)):
                 work.pop()
             continue
-        visited.add(key)
         k, ms = settle()
         if ms is None:
             return result(WON, f"won after searching {nodes + 1} positions",
                           work.history[base:])
-        if k:
-            key = kn.key(work)
-            if key in visited or key in skip:
-                ms = []
-            visited.add(key)
+        if k and not fresh(kn.key(work), work):
+            ms = []
         k += len(seq)
         if not ms:
             for _ in range(k):

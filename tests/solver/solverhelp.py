@@ -65,9 +65,9 @@ def naive(pos: Position, cap: int = 20_000) -> str | None:
 
 
 def small_klondike(rng: random.Random, options: dict | None = None,
-                   low: int = 8) -> Position:
+                   low: int = 8, stock: int = 7) -> Position:
     """A random late Klondike position: foundations partly built, the other cards spread over
-    the tableau (some face down) and a short stock."""
+    the tableau (some face down) and a short stock (at most ``stock`` cards)."""
     heights = [rng.randint(low, 13) for _ in range(4)]
     piles: dict = {}
     rest = []
@@ -75,8 +75,8 @@ def small_klondike(rng: random.Random, options: dict | None = None,
         piles[f"f{s + 1}"] = " ".join(CARDS[s * 13 + r].text(False) for r in range(heights[s]))
         rest += [s * 13 + r for r in range(heights[s], 13)]
     rng.shuffle(rest)
-    stock_n = rng.randint(0, min(7, len(rest)))
-    stock, rest = rest[:stock_n], rest[stock_n:]
+    stock_n = rng.randint(0, min(stock, len(rest)))
+    talon, rest = rest[:stock_n], rest[stock_n:]
     cols = [[] for _ in range(7)]
     for c in rest:
         cols[rng.randrange(7)].append(c)
@@ -84,8 +84,8 @@ def small_klondike(rng: random.Random, options: dict | None = None,
         if col:
             down = rng.randint(0, len(col) - 1)
             piles[f"t{k + 1}"] = (" ".join(CARDS[c].text(False) for c in col), down)
-    if stock:
-        piles["s"] = (" ".join(CARDS[c].text(False) for c in stock), len(stock))
+    if talon:
+        piles["s"] = (" ".join(CARDS[c].text(False) for c in talon), len(talon))
     return made("klondike", piles, options=options)
 
 

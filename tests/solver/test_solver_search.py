@@ -179,6 +179,40 @@ def test_turning_the_stock_leads_to_one_key_while_a_pass_can_still_come_round(dr
     assert kn.key(q) != first
 
 
+def test_a_lower_pointer_in_the_same_class_dominates_in_draw_three(monkeypatch):
+    # Draw 3, unlimited passes: from pointer p (not a multiple of 3) the stock alone reaches
+    # p + 3, ..., so the search skips a position met before with a lower pointer of the same
+    # remainder. Verdicts stay those of the plain exhaustive search (stocks of up to 12
+    # cards, where pointers of every remainder occur), and a lost deal is proved lost in
+    # fewer positions than without it.
+    rng = random.Random(23)
+    positions = []
+    while len(positions) < 30:
+        pos = small_klondike(rng, {"draw": 3}, low=7, stock=12)
+        if len(pos.piles[knowledge(pos.variant).S]) >= 5:
+            positions.append(pos)
+    kn = knowledge(positions[0].variant)
+    assert kn.dominance
+    # One talon (waste bottom to top, then stock top to bottom): 8c 9c 10c Jc 7c ... 2c.
+    d3 = {"draw": 3}
+    at = {w: made("klondike", {"t1": "Kh", "w": w, "s": (s, len(s.split()))}, options=d3)
+          for w, s in [("8c", "2c 3c 4c 5c 6c 7c Jc Tc 9c"), ("8c 9c Tc Jc", "2c 3c 4c 5c 6c 7c"),
+                       ("8c 9c", "2c 3c 4c 5c 6c 7c Jc Tc")]}
+    low, high, other = at.values()
+    assert kn.key(low) == kn.key(high) != kn.key(other)  # pointers 1 and 4; 2
+    assert (kn.pointer(low), kn.pointer(high), kn.pointer(other)) == (1, 4, 2)
+    assert kn.pointer(made("klondike", {"t1": "Kh", "w": "8c", "s": ("2c", 1)}, options=d3,
+                           idle=True)) == -1  # a pass coming round with no move ends it
+    truths = agree_with_naive(positions, 20000)
+    assert set(truths) == {"won", "lost"} and len(truths) >= 25
+    lost = deal("klondike", 59, options={"draw": 3})
+    with_it = solve(lost, Limits(seconds=None, nodes=20000), strategy="depth")
+    monkeypatch.setattr(kn, "dominance", False)
+    without = solve(lost, Limits(seconds=None, nodes=20000), strategy="depth")
+    assert with_it.verdict == without.verdict == "lost"
+    assert with_it.states < without.states
+
+
 def test_spider_keeps_piles_apart_while_the_stock_deals_to_them():
     kn = knowledge(deal("spider", 1).variant)
     a = made("spider", {"t1": "Kh", "t2": "5d", "s": ("7c 8c", 2)})
