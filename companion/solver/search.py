@@ -216,6 +216,11 @@ class Knowledge:
                     chain.add(u)
                     todo.extend(on[u])
             self.needers[c] = tuple(sorted(chain))
+        # Without returns, one deck: a card u that could be built on c does not hold c back
+        # when nothing can be built on u any more (its own needers are up) and a foundation
+        # takes u now: wherever a line would put u on c, u can go up instead, for then u
+        # holds nothing, and the foundation keeps taking it (it only grows).
+        self.harmless_needers = not returns and v.decks == 1
         sources = set(self.T)
         if self.auto and v.stock and v.stock.deal == "waste" and v.stock.draw == 1 \
                 and v.stock.passes == 0 and not v.stock.turn_up and self.W >= 0:
@@ -480,7 +485,7 @@ class Knowledge:
         if not self.auto:
             return None
         piles = pos.piles
-        onf = None
+        onf = takes = None
         for m in moves:
             if m[0] != MOVE or m[3] not in self.Fset or m[1] not in self.auto_sources:
                 continue
@@ -496,7 +501,14 @@ class Knowledge:
                         for x in piles[f]:
                             onf[x] += 1
                 if any(onf[u] < self.decks for u in need):
-                    continue
+                    if not self.harmless_needers:
+                        continue
+                    if takes is None:
+                        takes = self.needed(pos)
+                    needers = self.needers
+                    if any(not onf[u] and (u not in takes or any(not onf[x] for x in needers[u]))
+                           for u in need):
+                        continue
             if self.keep_piles_filled and len(src) == 1 and m[1] in self.Tset:
                 continue
             return m

@@ -224,14 +224,18 @@ def test_spider_keeps_piles_apart_while_the_stock_deals_to_them():
 
 
 def test_safe_moves_only_when_nothing_can_still_need_the_card():
-    # 5♥ may go up only once both black fours are on the foundations.
-    base = {"f1": "As 2s 3s 4s", "f2": "Ah 2h 3h 4h", "f3": "Ad 2d 3d", "t1": "5h"}
+    # 5♥ may go up once neither black four could want to rest on it: each is on the
+    # foundations, or could go up itself the moment it is free and holds nothing (both red
+    # threes up). Then a line that would put it on the 5♥ can send it up instead.
+    base = {"f1": "As 2s 3s 4s", "f2": "Ah 2h 3h 4h", "t1": "5h"}
     kn = knowledge(made("klondike", base).variant)
-    not_yet = made("klondike", {**base, "f4": "Ac 2c 3c"})
-    assert kn.safe_move(not_yet, not_yet.raw_moves()) is None
-    ready = made("klondike", {**base, "f4": "Ac 2c 3c 4c"})
-    m = kn.safe_move(ready, ready.raw_moves())
-    assert m is not None and ready.engine.text(m) == "t1 f"
+    for f3, f4, safe in [("Ad 2d 3d", "Ac 2c", False),     # the 4♣ cannot go up yet
+                         ("Ad 2d", "Ac 2c 3c", False),     # the 4♣ could hold the 3♦
+                         ("Ad 2d 3d", "Ac 2c 3c", True),   # the 4♣ would go up instead
+                         ("Ad 2d 3d", "Ac 2c 3c 4c", True)]:
+        pos = made("klondike", {**base, "f3": f3, "f4": f4})
+        m = kn.safe_move(pos, pos.raw_moves())
+        assert (m is not None and pos.engine.text(m) == "t1 f") == safe, (f3, f4)
 
 
 def test_with_foundation_return_a_card_goes_up_at_once_only_if_no_chain_could_use_it():
