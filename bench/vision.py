@@ -82,7 +82,9 @@ def _gaps_as_photographed(truth, sc):
 
 def layout_exact(sc, dets, variant):
     """(every visible card in its pile, read sure; face-down counts right (right, counted,
-    piles with face-down cards), the whole position right: both)."""
+    piles with face-down cards, right as the position is built: a count missing or above
+    what the deal put there taken as dealt, as ``scan`` does), the whole position right:
+    both, with the counts as counted)."""
     from companion.vision.piles import map_piles
     truth = {}
     for c in sorted(sc.cards, key=lambda c: c["order"]):
@@ -99,8 +101,10 @@ def layout_exact(sc, dets, variant):
     unsure = any(d.uncertain for v in reading.piles.values() for d in v)
     exact = not unsure and all(_pile_matches(read.get(k, []), truth.get(k, []))
                                for k in set(read) | set(truth))
+    from companion.rules import deal
     pos = sc.position
-    down = [0, 0, 0]
+    dealt = deal(variant, None).down
+    down = [0, 0, 0, 0]
     for i, name in enumerate(pos.engine.names):
         if name.startswith("t") and name[1:].isdigit() and pos.down[i]:
             down[2] += 1
@@ -108,6 +112,8 @@ def layout_exact(sc, dets, variant):
             if got is not None:
                 down[1] += 1
                 down[0] += got == pos.down[i]
+            built = got if got is not None and got <= dealt[i] else dealt[i]
+            down[3] += built == pos.down[i]
     whole = exact and down[0] == down[2]
     return exact, down, whole
 
@@ -190,8 +196,8 @@ def main(argv=None):
     downs = []
     for kind, variant in KINDS.items():
         agg = [0, 0, 0, 0, 0]
-        exact = whole = 0
-        down = [0, 0, 0]
+        exact = whole = built = 0
+        down = [0, 0, 0, 0]
         times = []
         for k in range(a.scenes):
             sc = make_scene(7_000_000 + 1000 * list(KINDS).index(kind) + k, kind, fonts=fonts)
@@ -205,6 +211,7 @@ def main(argv=None):
                 agg[i] += v
             exact += ex
             whole += wh
+            built += ex and dn[3] == dn[2]
             down = [a + b for a, b in zip(down, dn, strict=True)]
         for i in range(5):
             tot[i] += agg[i]
@@ -217,6 +224,10 @@ def main(argv=None):
             downs.append(f"{kind}: face-down counts right on {down[0]} of {down[2]} piles "
                          f"({down[0] / down[2]:.1%}; {down[2] - down[1]} not counted, taken as "
                          f"dealt); whole positions exact (cards and counts) {whole / a.scenes:.0%}")
+            downs.append(f"{kind}: as the position is built (a count missing or above the "
+                         f"deal's taken as dealt, as `scan` does): face-down counts right on "
+                         f"{down[3]} of {down[2]} piles; whole positions exact "
+                         f"{built / a.scenes:.0%}")
     prec = tot[4] / tot[1] if tot[1] else float("nan")
     strict = tot[0] / tot[1] if tot[1] else float("nan")
     print(f"{'all':10} {3 * a.scenes:6d} {prec:10.1%} {strict:7.1%} {tot[0] / max(1, tot[2]):8.1%} "

@@ -149,13 +149,14 @@ def main(argv=None):
     fonts = available_fonts(HELDOUT_FONTS)
     clf = load()
     classes: Counter = Counter()
-    exact = whole = 0
+    exact = whole = built = 0
     for k in range(a.first, a.first + a.scenes):
         seed = 7_000_000 + 1000 * list(KINDS).index(a.kind) + k
         sc = make_scene(seed, a.kind, fonts=fonts)
         ex, down, wh = layout_exact(sc, read_photo(sc.image, clf), KINDS[a.kind])
         exact += ex
         whole += wh
+        built += ex and down[3] == down[2]
         if ex and wh:
             continue
         diffs, reading, truth, read = differences(sc, read_photo(sc.image, clf), KINDS[a.kind])
@@ -175,7 +176,8 @@ def main(argv=None):
                       + " | read " + " ".join(_name(d.code) + ("?" if d.uncertain else "")
                                               for d in read.get(name, [])))
     print(f"{a.kind}: exact layouts {exact} of {a.scenes}, whole positions (with face-down "
-          f"counts) {whole} of {a.scenes}")
+          f"counts) {whole} of {a.scenes}; with the counts as the position is built (a count "
+          f"missing or above the deal's taken as dealt) {built} of {a.scenes}")
     print("scenes failing by class: " + ", ".join(f"{c} {n}" for c, n in classes.most_common()))
     return 0
 

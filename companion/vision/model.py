@@ -3,7 +3,8 @@
 The file is OpenCV's own YAML (gzip-compressed), read by ``cv2.ml.ANN_MLP_load``: no pickle, no
 torch. Its SHA-256 must match ``models/SHA256SUMS`` before it is loaded. Outputs 0-13 are the
 rank head (A, 2 ... K, none), 14-18 the suit head (spades, hearts, diamonds, clubs, none); each
-head is turned into probabilities with a softmax at the temperature stored in ``meta``.
+head is turned into probabilities with a softmax at the temperature stored in ``meta``. The
+refiner beside it (:mod:`.refine`), when the checksum file names one, is loaded with it.
 """
 
 from __future__ import annotations
@@ -46,11 +47,28 @@ def read_sums(model_dir) -> dict[str, str]:
     return sums
 
 
+def write_sums(out, names):
+    """Rewrite ``SHA256SUMS`` in ``out`` with the current digests of ``names``, keeping the
+    other files' lines."""
+    try:
+        sums = read_sums(out)
+    except VisionError:
+        sums = {}
+    for name in names:
+        sums[name] = sha256(os.path.join(out, name))
+    with open(os.path.join(out, SUMS_FILE), "w", encoding="utf-8") as f:
+        for name, digest in sums.items():
+            f.write(f"{digest}  {name}\n")
+
+
 class Classifier:
     def __init__(self, net, meta):
         self.net = net
         self.meta = meta
         self.temperature = float(meta.get("temperature", 4.0))
+        self.refiner = None
+        """The second look at each index (:class:`companion.vision.refine.Refiner`), when
+        ``models/`` has one."""
 
     def predict(self, F):
         """(rank_probs (n, 14), suit_probs (n, 5)) for feature rows F."""
@@ -104,5 +122,7 @@ def load(model_dir: str | None = None) -> Classifier:
     if net is None or net.empty():
         raise VisionError(f"the card model in {model_dir} is empty; {REBUILD}")
     clf = Classifier(net, meta)
+    from .refine import load as load_refiner
+    clf.refiner = load_refiner(model_dir)
     _CACHE[model_dir] = clf
     return clf

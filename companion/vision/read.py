@@ -1,6 +1,7 @@
 """Read every visible card of a photo at once.
 
-Candidates (:mod:`.detect`) are scored by the two-headed classifier (:mod:`.model`); each ink blob
+Candidates (:mod:`.detect`) are scored by the two-headed classifier (:mod:`.model`), those it takes
+for an index then by the refiner's second look at their pip and rank glyph (:mod:`.refine`); each ink blob
 serves as the pip of at most one index; the two corners of one card are merged; then the photo is
 resolved as a whole: a card appears at most ``decks`` times, a lower-confidence duplicate takes its
 next-best reading when that one is free and likely, otherwise it is marked uncertain. Below
@@ -89,6 +90,9 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     keep = np.flatnonzero(obj > OBJECTNESS)
     if not len(keep):
         return []
+    if getattr(clf, "refiner", None) is not None:
+        pr[keep], ps[keep] = clf.refiner.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep],
+                                                 ps[keep])
     if deck is not None:
         pr[keep], ps[keep] = deck.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)

@@ -111,7 +111,7 @@ def evaluate(net, meta, F, R, S):
 def main(argv=None):
     import cv2
 
-    from .model import META_FILE, MODEL_FILE, SUMS_FILE, sha256
+    from .model import META_FILE, MODEL_FILE, SUMS_FILE, write_sums
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=400)
     ap.add_argument("--val-scenes", type=int, default=40)
@@ -149,9 +149,7 @@ def main(argv=None):
     net.save(os.path.join(a.out, MODEL_FILE))
     with open(os.path.join(a.out, META_FILE), "w", encoding="utf-8") as f:
         json.dump(meta, f)
-    with open(os.path.join(a.out, SUMS_FILE), "w", encoding="utf-8") as f:
-        for name in (MODEL_FILE, META_FILE):
-            f.write(f"{sha256(os.path.join(a.out, name))}  {name}\n")
+    write_sums(a.out, (MODEL_FILE, META_FILE))   # the refiner's lines are kept
     size = os.path.getsize(os.path.join(a.out, MODEL_FILE))
     print(f"wrote {a.out}/{MODEL_FILE} ({size // 1024} KB), {META_FILE}, {SUMS_FILE}; "
           f"total {time.time() - t0:.0f} s")

@@ -56,3 +56,55 @@ def test_scan_with_damaged_model_says_so(model_copy, monkeypatch, tmp_path, caps
     assert main(["scan", str(photo)]) == 1
     err = capsys.readouterr().err
     assert "checksum" in err and "Traceback" not in err
+
+
+def test_shipped_refiner_is_loaded_with_the_model():
+    from companion.vision import refine
+    sums = model.read_sums(model.MODEL_DIR)
+    for name in (refine.REFINE_FILE, refine.REFINE_META):
+        assert model.sha256(f"{model.MODEL_DIR}/{name}") == sums[name]
+    assert model.load().refiner is not None
+
+
+def test_damaged_refiner_is_refused(model_copy):
+    from companion.vision import refine
+    (model_copy / refine.REFINE_META).write_text("{}")
+    with pytest.raises(VisionError, match="checksum"):
+        model.load(str(model_copy))
+
+
+def test_model_without_refiner_reads_alone(model_copy):
+    from companion.vision import refine
+    (model_copy / refine.REFINE_FILE).unlink()
+    (model_copy / refine.REFINE_META).unlink()
+    sums = (model_copy / model.SUMS_FILE).read_text().splitlines()
+    (model_copy / model.SUMS_FILE).write_text(
+        "".join(line + "\n" for line in sums if "refine" not in line))
+    assert model.load(str(model_copy)).refiner is None
+
+
+def test_writing_sums_keeps_the_other_files(model_copy):
+    from companion.vision import refine
+    before = model.read_sums(str(model_copy))
+    model.write_sums(str(model_copy), (refine.REFINE_FILE,))
+    assert model.read_sums(str(model_copy)) == before
+
+
+def test_refiner_moves_readings_within_a_head_only():
+    """The refiner's second look changes which card an index is, never whether it is one."""
+    import numpy as np
+
+    from companion.vision import refine
+
+    class Sure(refine.Refiner):
+        def predict(self, F):   # the second look: surely a 3 (rank index 2) of clubs (3)
+            qr, qs = np.full((len(F), 13), 0.01), np.full((len(F), 4), 0.01)
+            qr[:, 2] = qs[:, 3] = 1.0
+            return qr, qs
+    pr = np.array([[0.4, 0.0, 0.3] + [0.0] * 10 + [0.3]])
+    ps = np.array([[0.5, 0.0, 0.0, 0.3, 0.2]])
+    rgb = np.full((60, 60, 3), 230, np.uint8)
+    r, s = Sure(None, {}).sharpen(rgb, [[30, 40]], [[30, 25]], pr, ps)
+    assert r.argmax() == 2 and s[0, :4].argmax() == 3
+    assert r[0, 13] == pr[0, 13] and s[0, 4] == ps[0, 4]
+    assert np.isclose(r[0, :13].sum(), pr[0, :13].sum()) and np.isclose(s[0, :4].sum(), 0.8)

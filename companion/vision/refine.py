@@ -1,0 +1,262 @@
+"""A second look at each index: its suit pip and its rank glyph, each cropped on its own.
+
+The recognizer (:mod:`.model`) sees an index as one 32x40 crop of rank glyph and pip together,
+where a pip is a few HOG cells: clubs and spades, hearts and diamonds, queens and kings are
+told apart by details of that size. The refiner crops the pip (24x24, 1.2 index sizes square)
+and the rank glyph (32x32, 1.6 x 1.6 index sizes) upright from the same image, describes each
+by a finer HOG, a thumbnail and (the pip) its ink colour, and a second, smaller ANN_MLP reads
+rank (13) and suit (4) from them. Its probabilities multiply the recognizer's within each head
+(the "none" outputs are left as they are), for the candidates the recognizer takes for an
+index at all: cheap, and the threshold and the rules see the combined reading.
+
+Files beside the model in ``models/``: ``cards-refine.yml.gz`` (OpenCV YAML) and
+``cards-refine.json`` (normalisation, temperature, weight), both in ``SHA256SUMS``. Where the
+sums file does not name them, the recognizer reads alone. Trained from generated scenes
+(training fonts only): ``python -m companion.vision.refine`` (``make model``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from . import VisionError
+
+REFINE_FILE = "cards-refine.yml.gz"
+REFINE_META = "cards-refine.json"
+PIP_PX, PIP_SIDE = 24, 1.2          # pip crop: pixels, and side in index sizes (pip-rank)
+RANK_PX, RANK_SIDE = 32, 1.6        # rank glyph crop
+_HOGS: dict = {}
+
+
+def _hog(px, cell):
+    import cv2
+    if px not in _HOGS:
+        _HOGS[px] = cv2.HOGDescriptor((px, px), (2 * cell, 2 * cell), (cell, cell), (cell, cell), 9)
+    return _HOGS[px]
+
+
+def _crop(rgb, centre, u, side, px):
+    """An upright square crop (px, px, 3) of ``side`` pixels centred at ``centre``, "up" along
+    ``u`` (unit vector)."""
+    import cv2
+    import numpy as np
+    v = np.array([-u[1], u[0]])
+    h = side / 2
+    top = centre + h * u
+    src = np.float32([top - h * v, top + h * v, centre - h * u - h * v])
+    dst = np.float32([[0, 0], [px, 0], [0, px]])
+    A = cv2.getAffineTransform(src, dst)
+    return cv2.warpAffine(rgb, A, (px, px), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _describe(c, px, cell, colour: bool):
+    """For crops (n, px, px, 3): HOG of the contrast-normalised min channel, an 8x8 thumbnail,
+    and (``colour``) the ink's colour relative to the paper (three differences)."""
+    import numpy as np
+    n = len(c)
+    g = c.min(axis=3).astype(np.float32).reshape(n, -1)
+    lo, hi = np.percentile(g, (3, 97), axis=1)
+    norm = np.clip((g - lo[:, None]) / np.maximum(hi - lo, 12.0)[:, None], 0, 1)
+    n8 = (norm * 255).astype(np.uint8).reshape(n, px, px)
+    hog = _hog(px, cell)
+    k = px // 8
+    parts = [np.array([hog.compute(x).ravel() for x in n8], np.float32),
+             norm.reshape(n, 8, k, 8, k).mean((2, 4)).reshape(n, 64)]
+    if colour:
+        cf = c.reshape(n, -1, 3).astype(np.float32) + 1
+        ink, paper = (norm < 0.45)[..., None], (norm > 0.75)[..., None]
+        npap = paper.sum(1)
+        pm = np.where(npap > 0, (cf * paper).sum(1) / np.maximum(npap, 1), 200.0)
+        nink = ink.sum(1)
+        m = (cf * ink).sum(1) / np.maximum(nink, 1) / pm
+        col = np.stack([m[:, 0] - m[:, 1], m[:, 2] - m[:, 1], m[:, 0] - m[:, 2]], 1) * 3
+        parts.append(np.where(nink >= 3, col, 0.0).astype(np.float32))
+    return np.concatenate(parts, 1)
+
+
+def features(rgb, pips, ranks):
+    """Feature rows (n, F) for index pairs: pip centres and rank-glyph centres (n, 2)."""
+    import numpy as np
+    pips = np.asarray(pips, np.float64).reshape(-1, 2)
+    ranks = np.asarray(ranks, np.float64).reshape(-1, 2)
+    n = len(pips)
+    if not n:
+        return np.zeros((0, 1), np.float32)
+    cp = np.empty((n, PIP_PX, PIP_PX, 3), np.uint8)
+    cr = np.empty((n, RANK_PX, RANK_PX, 3), np.uint8)
+    for k in range(n):
+        p, r = pips[k], ranks[k]
+        d = max(float(np.hypot(*(r - p))), 1e-6)
+        u = (r - p) / d
+        cp[k] = _crop(rgb, p, u, PIP_SIDE * d, PIP_PX)
+        cr[k] = _crop(rgb, r, u, RANK_SIDE * d, RANK_PX)
+    return np.concatenate([_describe(cp, PIP_PX, 6, True), _describe(cr, RANK_PX, 8, False)], 1)
+
+
+def _softmax(z, t):
+    import numpy as np
+    z = z * t
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+class Refiner:
+    def __init__(self, net, meta):
+        self.net = net
+        self.meta = meta
+        self.temperature = float(meta.get("temperature", 4.0))
+        self.weight = float(meta.get("weight", 1.0))
+
+    def predict(self, F):
+        """(rank probabilities (n, 13), suit probabilities (n, 4)) for feature rows F."""
+        import numpy as np
+        if len(F) == 0:
+            return np.zeros((0, 13)), np.zeros((0, 4))
+        mu = np.asarray(self.meta["mean"], np.float32)
+        sd = np.asarray(self.meta["std"], np.float32)
+        _, out = self.net.predict(((F - mu) / sd).astype(np.float32))
+        return _softmax(out[:, :13], self.temperature), _softmax(out[:, 13:17], self.temperature)
+
+    def sharpen(self, rgb, pips, ranks, pr, ps):
+        """The recognizer's rank and suit probabilities (n, 14), (n, 5) times the refiner's
+        (to the power ``weight``) within each head; each head's total over the cards, and its
+        "none" output, are kept."""
+        import numpy as np
+        if not len(pr):
+            return pr, ps
+        qr, qs = self.predict(features(rgb, pips, ranks))
+        pr, ps = pr.copy(), ps.copy()
+        for p, q, k in ((pr, qr, 13), (ps, qs, 4)):
+            part = p[:, :k] * np.power(np.maximum(q, 1e-9), self.weight)
+            keep = p[:, :k].sum(1, keepdims=True)
+            p[:, :k] = part / np.maximum(part.sum(1, keepdims=True), 1e-300) * keep
+        return pr, ps
+
+
+def load(model_dir) -> Refiner | None:
+    """The refiner beside the model in ``model_dir`` after checking its checksums, or None
+    when ``SHA256SUMS`` does not name it (the recognizer then reads alone)."""
+    import cv2
+
+    from .model import REBUILD, read_sums, sha256
+    sums = read_sums(model_dir)
+    if REFINE_FILE not in sums or REFINE_META not in sums:
+        return None
+    for name in (REFINE_FILE, REFINE_META):
+        path = os.path.join(model_dir, name)
+        try:
+            digest = sha256(path)
+        except OSError as exc:
+            raise VisionError(f"cannot read the card model {path}: {exc}; {REBUILD}") from None
+        if digest != sums[name]:
+            raise VisionError(f"the card model {path} does not match its checksum (SHA-256 "
+                              f"{digest[:12]}..., expected {sums[name][:12]}...): it is damaged "
+                              f"or from another version; {REBUILD}")
+    try:
+        with open(os.path.join(model_dir, REFINE_META), encoding="utf-8") as f:
+            meta = json.load(f)
+        net = cv2.ml.ANN_MLP_load(os.path.join(model_dir, REFINE_FILE))
+    except (OSError, ValueError, cv2.error) as exc:
+        raise VisionError(f"the card model in {model_dir} cannot be loaded ({exc}); "
+                          f"{REBUILD}") from None
+    if net is None or net.empty():
+        raise VisionError(f"the card model {REFINE_FILE} in {model_dir} is empty; {REBUILD}")
+    return Refiner(net, meta)
+
+
+# ------------------------------------------------------------------------------ training
+
+def scene_samples(seed, fonts=None, extra=True):
+    """(features, rank 0-12, suit 0-3) of every index the detector pairs right in a generated
+    scene (the pip and the rank glyph of a visible index corner)."""
+    import numpy as np
+
+    from .detect import _pairs, ink_components
+    from .synth import make_scene
+    from .train import _inside
+    sc = make_scene(seed, fonts=fonts, extra=extra)
+    stats, cents = ink_components(sc.image)
+    pi, rj = _pairs(stats, cents)
+    P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
+    code = np.full(len(P), -1, np.int32)
+    for ix in sc.indices:
+        if ix["visible"] and len(P):
+            code[_inside(P, ix["pip"]) & _inside(R, ix["rank"])] = ix["code"]
+    pos = np.flatnonzero(code >= 0)
+    return features(sc.image, P[pos], R[pos]), code[pos] % 13, code[pos] // 13
+
+
+def build(seeds, extra=True):
+    import numpy as np
+    parts = [scene_samples(s, extra=extra) for s in seeds]
+    parts = [p for p in parts if len(p[1])]
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]))
+
+
+def train(F, R, S, hidden=64, iters=300):
+    import cv2
+    import numpy as np
+    mu = F.mean(0)
+    sd = F.std(0) + 1e-3
+    X = ((F - mu) / sd).astype(np.float32)
+    Y = np.full((len(F), 17), -1.0, np.float32)
+    Y[np.arange(len(F)), R] = 1
+    Y[np.arange(len(F)), 13 + S] = 1
+    net = cv2.ml.ANN_MLP_create()
+    net.setLayerSizes(np.array([X.shape[1], hidden, 17]))
+    net.setActivationFunction(cv2.ml.ANN_MLP_SIGMOID_SYM, 0, 0)
+    net.setTrainMethod(cv2.ml.ANN_MLP_RPROP, 0.05)
+    net.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, iters, 1e-5))
+    net.train(cv2.ml.TrainData_create(X, cv2.ml.ROW_SAMPLE, Y))
+    return net, {"mean": mu.tolist(), "std": sd.tolist()}
+
+
+def main(argv=None):
+    import cv2
+    import numpy as np
+    ap = argparse.ArgumentParser(description="train the index refiner (see the module's text)")
+    ap.add_argument("--scenes", type=int, default=300)
+    ap.add_argument("--val-scenes", type=int, default=20)
+    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--fonts", choices=("train", "extra"), default="extra",
+                    help="rank fonts of the training scenes, as `train --fonts`")
+    ap.add_argument("--out", default="models")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    # seeds of their own (not the recognizer's 1..N), training fonts only
+    F, R, S = build(range(2_000_001, 2_000_001 + a.scenes), a.fonts == "extra")
+    Fv, Rv, Sv = build(range(900_001, 900_001 + a.val_scenes), False)
+    t1 = time.time()
+    print(f"data: {len(F)} indices from {a.scenes} scenes, {len(Fv)} validation, "
+          f"{t1 - t0:.0f} s", flush=True)
+    cv2.setNumThreads(a.threads)
+    net, meta = train(F, R, S, a.hidden, a.iters)
+    t2 = time.time()
+    meta.update({"temperature": 4.0, "weight": 1.0, "scenes": a.scenes, "hidden": a.hidden,
+                 "iters": a.iters, "fonts": a.fonts, "features": int(F.shape[1])})
+    qr, qs = Refiner(net, meta).predict(Fv)
+    ev = {"rank_acc": float((qr.argmax(1) == Rv).mean()),
+          "suit_acc": float((qs.argmax(1) == Sv).mean()), "n": len(Fv)}
+    meta["validation"] = ev
+    print(f"trained in {t2 - t1:.0f} s; validation: {json.dumps(ev)}", flush=True)
+    os.makedirs(a.out, exist_ok=True)
+    net.save(os.path.join(a.out, REFINE_FILE))
+    with open(os.path.join(a.out, REFINE_META), "w", encoding="utf-8") as f:
+        json.dump(meta, f)
+    from .model import write_sums
+    write_sums(a.out, (REFINE_FILE, REFINE_META))
+    print(f"wrote {a.out}/{REFINE_FILE}, {REFINE_META}, SHA256SUMS; total "
+          f"{time.time() - t0:.0f} s; {int(np.prod(F.shape))} feature values")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
