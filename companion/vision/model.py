@@ -61,6 +61,37 @@ def write_sums(out, names):
             f.write(f"{digest}  {name}\n")
 
 
+def load_checked(model_dir, net_file, meta_file, sums):
+    """(network, meta) of an OpenCV ``ANN_MLP`` file and its JSON beside it in ``model_dir``,
+    each checked against ``sums`` first (:func:`read_sums`); a clear error otherwise."""
+    import cv2
+    for name in (net_file, meta_file):
+        path = os.path.join(model_dir, name)
+        if not os.path.exists(path):
+            raise VisionError(f"the card model {path} is missing; {REBUILD}")
+        if name not in sums:
+            raise VisionError(f"{name} has no checksum in {os.path.join(model_dir, SUMS_FILE)}; "
+                              f"{REBUILD}")
+        try:
+            digest = sha256(path)
+        except OSError as exc:
+            raise VisionError(f"cannot read the card model {path}: {exc}") from None
+        if digest != sums[name]:
+            raise VisionError(f"the card model {path} does not match its checksum (SHA-256 "
+                              f"{digest[:12]}..., expected {sums[name][:12]}...): it is damaged "
+                              f"or from another version; {REBUILD}")
+    try:
+        with open(os.path.join(model_dir, meta_file), encoding="utf-8") as f:
+            meta = json.load(f)
+        net = cv2.ml.ANN_MLP_load(os.path.join(model_dir, net_file))
+    except (OSError, ValueError, cv2.error) as exc:
+        raise VisionError(f"the card model in {model_dir} cannot be loaded ({exc}); "
+                          f"{REBUILD}") from None
+    if net is None or net.empty():
+        raise VisionError(f"the card model {net_file} in {model_dir} is empty; {REBUILD}")
+    return net, meta
+
+
 class Classifier:
     def __init__(self, net, meta):
         self.net = net
@@ -92,35 +123,10 @@ _CACHE: dict[str, Classifier] = {}
 
 def load(model_dir: str | None = None) -> Classifier:
     """The classifier, after checking the model file against its SHA-256 checksum."""
-    import cv2
     model_dir = model_dir or MODEL_DIR
     if model_dir in _CACHE:
         return _CACHE[model_dir]
-    sums = read_sums(model_dir)
-    for name in (MODEL_FILE, META_FILE):
-        path = os.path.join(model_dir, name)
-        if not os.path.exists(path):
-            raise VisionError(f"the card model {path} is missing; {REBUILD}")
-        if name not in sums:
-            raise VisionError(f"{name} has no checksum in {os.path.join(model_dir, SUMS_FILE)}; "
-                              f"{REBUILD}")
-        try:
-            digest = sha256(path)
-        except OSError as exc:
-            raise VisionError(f"cannot read the card model {path}: {exc}") from None
-        if digest != sums[name]:
-            raise VisionError(f"the card model {path} does not match its checksum (SHA-256 "
-                              f"{digest[:12]}..., expected {sums[name][:12]}...): it is damaged "
-                              f"or from another version; {REBUILD}")
-    try:
-        with open(os.path.join(model_dir, META_FILE), encoding="utf-8") as f:
-            meta = json.load(f)
-        net = cv2.ml.ANN_MLP_load(os.path.join(model_dir, MODEL_FILE))
-    except (OSError, ValueError, cv2.error) as exc:
-        raise VisionError(f"the card model in {model_dir} cannot be loaded ({exc}); "
-                          f"{REBUILD}") from None
-    if net is None or net.empty():
-        raise VisionError(f"the card model in {model_dir} is empty; {REBUILD}")
+    net, meta = load_checked(model_dir, MODEL_FILE, META_FILE, read_sums(model_dir))
     clf = Classifier(net, meta)
     from .refine import load as load_refiner
     clf.refiner = load_refiner(model_dir)

@@ -22,8 +22,6 @@ import json
 import os
 import time
 
-from . import VisionError
-
 REFINE_FILE = "cards-refine.yml.gz"
 REFINE_META = "cards-refine.json"
 PIP_PX, PIP_SIDE = 24, 1.2          # pip crop: pixels, and side in index sizes (pip-rank)
@@ -141,31 +139,11 @@ class Refiner:
 def load(model_dir) -> Refiner | None:
     """The refiner beside the model in ``model_dir`` after checking its checksums, or None
     when ``SHA256SUMS`` does not name it (the recognizer then reads alone)."""
-    import cv2
-
-    from .model import REBUILD, read_sums, sha256
+    from .model import load_checked, read_sums
     sums = read_sums(model_dir)
     if REFINE_FILE not in sums or REFINE_META not in sums:
         return None
-    for name in (REFINE_FILE, REFINE_META):
-        path = os.path.join(model_dir, name)
-        try:
-            digest = sha256(path)
-        except OSError as exc:
-            raise VisionError(f"cannot read the card model {path}: {exc}; {REBUILD}") from None
-        if digest != sums[name]:
-            raise VisionError(f"the card model {path} does not match its checksum (SHA-256 "
-                              f"{digest[:12]}..., expected {sums[name][:12]}...): it is damaged "
-                              f"or from another version; {REBUILD}")
-    try:
-        with open(os.path.join(model_dir, REFINE_META), encoding="utf-8") as f:
-            meta = json.load(f)
-        net = cv2.ml.ANN_MLP_load(os.path.join(model_dir, REFINE_FILE))
-    except (OSError, ValueError, cv2.error) as exc:
-        raise VisionError(f"the card model in {model_dir} cannot be loaded ({exc}); "
-                          f"{REBUILD}") from None
-    if net is None or net.empty():
-        raise VisionError(f"the card model {REFINE_FILE} in {model_dir} is empty; {REBUILD}")
+    net, meta = load_checked(model_dir, REFINE_FILE, REFINE_META, sums)
     return Refiner(net, meta)
 
 
