@@ -13,10 +13,10 @@ search adds the following, each derived from the variant's *data* (its pieces), 
 * **safe automatic moves**: a card goes to its foundation at once when no card that could still
   be built on it remains outside the foundations (from the build rule), or (one deck, no
   returns) each such card would go up itself the moment it is free and holds nothing, so
-  keeping it back can never help (where cards come back from the foundations: no card that could be built on it,
-  or on those, and so on). From the waste only when turning one card with unlimited passes (otherwise taking a
-  card out of the waste changes which cards later passes show). Accordion's next card is dealt
-  at once (dealing and folding commute);
+  keeping it back can never help (where cards come back from the foundations: no card that
+  could be built on it, or on those, and so on). From the waste only when turning one card
+  with unlimited passes (otherwise taking a card out of the waste changes which cards later
+  passes show). Accordion's next card is dealt at once (dealing and folding commute);
 * **talon moves**: turning the stock touches only the stock and the waste, so it commutes with
   every move that touches neither; the search turns the stock only on the way to a move that
   uses the stock or the waste (as Klondike-Solver does), scanning a whole cycle at once. (A
