@@ -16,6 +16,9 @@ STEP = 0.05          # profile resolution, in index sizes
 REACH = 16.0         # how far up to look, in index sizes
 HALF_WIDTH = 0.5     # half-width of the sampled band, in index sizes
 START = 0.5          # the rank glyph's centre (index sizes from the index centre)
+GAP = 1.8            # the most, in index sizes, between two backs' edges (further: the table)
+GAP_RATIO = 1.3      # ... or this times the spacing of the edges seen so far, when wider,
+GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
 
 
 def profile(mn, det, reach: float = REACH, lateral: float = 0.0):
@@ -56,8 +59,10 @@ def _runs(mask):
 
 def count_from_profile(prof, paper: float) -> int | None:
     """Light bands (the top edges of card backs) above the face-up card's top edge, before the
-    table: local maxima that stand out on both sides, none further than 1.8 index sizes from
-    the last (further is the table), and no long light stretch between (another card's face).
+    table: local maxima that stand out on both sides, none further from the last than
+    :data:`GAP` index sizes, or :data:`GAP_RATIO` times the spacing of the edges already seen
+    when that is wider (cards cascaded wide for their indices), up to :data:`GAP_MAX`
+    (further is the table), and no long light stretch between (another card's face).
 
     ``paper``: the brightness of the face-up card's paper. None when the profile cannot be
     read: no paper above the index, another card's face above it (a face-up card whose index
@@ -83,9 +88,10 @@ def count_from_profile(prof, paper: float) -> int | None:
         return None  # no paper above the index: not a readable column top
     near = int(0.6 / STEP)
     delta = max(12.0, 0.12 * paper)
-    gap = int(1.8 / STEP)
+    gap = int(GAP / STEP)
     face = int(0.9 / STEP)         # paper-bright that long since the last edge: a face
     count, prev = 0, edge
+    spaced = []                    # samples between successive edges (the first: the card's)
     k = edge + 1
     lit = dark = 0                 # paper-bright and dark samples since the last edge
     while k < len(p) - 1:
@@ -107,6 +113,10 @@ def count_from_profile(prof, paper: float) -> int | None:
             if p[k] - below >= delta and p[k] - above.min() >= delta:
                 if k - prev > int(0.25 / STEP) or count == 0:
                     count += 1
+                    spaced.append(k - prev)
+                    if len(spaced) >= 2:  # evenly spaced edges: allow for their spacing
+                        wide = GAP_RATIO * float(np.median(spaced))
+                        gap = int(min(GAP_MAX, max(GAP, wide * STEP)) / STEP)
                 prev, lit, dark = k, 0, 0
         k += 1
     return count

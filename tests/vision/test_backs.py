@@ -30,6 +30,27 @@ def test_each_back_is_counted_once(n):
     assert backs.count_from_profile(_profile(n), 230.0) == n
 
 
+def test_backs_cascaded_wide_for_their_small_indices_are_all_counted():
+    """Small indices on cards cascaded wide put the backs' edges about the usual gap apart
+    (in index sizes), some of them, by the hand that dealt them, beyond it: each is still
+    counted, the topmost included (as in a generated scene where 4 of 6 were counted)."""
+    p = _profile(0)[:round(1.4 / backs.STEP)].tolist()
+    for strip in (1.6, 1.6, 1.95, 1.6, 1.95, 1.9):
+        p += [90.0] * round((strip - 0.3) / backs.STEP) + [245.0] * round(0.3 / backs.STEP)
+    p += [40.0] * round(backs.REACH / backs.STEP)
+    p = np.array(p[:round(backs.REACH / backs.STEP)], np.float32)
+    assert backs.count_from_profile(p, 230.0) == 6
+
+
+def test_a_stretch_of_table_wider_than_the_backs_spacing_ends_the_column():
+    """Past the backs, the table, then a light mark at the usual gap: not another back."""
+    p = _profile(3)
+    end = round((1.4 + 3 * 1.2) / backs.STEP)
+    at = end + round(1.75 / backs.STEP)
+    p[at:at + round(0.3 / backs.STEP)] = 245.0
+    assert backs.count_from_profile(p, 230.0) == 3
+
+
 def test_a_light_table_is_not_a_back():
     assert backs.count_from_profile(_profile(3, table=200.0), 230.0) == 3
 
