@@ -152,24 +152,20 @@ class Deck:
         """Rank and suit probabilities (n, 14), (n, 5) moved by the likeness of each index to
         the prototypes; the "none" outputs are left as they are."""
         import numpy as np
+
+        from .model import reweigh
         if not len(pr):
             return pr, ps
         rv, sv, col = descriptors(rgb, pips, ranks)
         pr, ps = pr.copy(), ps.copy()
         if self.ranks:
             s = rv @ self.rank_protos.T                         # (n, k) likeness
-            f = np.exp(BETA * (s - s.mean(1, keepdims=True)))
-            part = pr[:, self.ranks] * f
-            keep = pr[:, self.ranks].sum(1, keepdims=True)
-            pr[:, self.ranks] = part / np.maximum(part.sum(1, keepdims=True), 1e-12) * keep
+            reweigh(pr, self.ranks, np.exp(BETA * (s - s.mean(1, keepdims=True))))
         if self.suits:
             s = sv @ self.suit_protos.T
             d = np.linalg.norm(col[:, None, :] - self.suit_colours[None], axis=2)
             s = s - d                                          # colour is evidence too
-            f = np.exp(BETA * (s - s.mean(1, keepdims=True)))
-            part = ps[:, self.suits] * f
-            keep = ps[:, self.suits].sum(1, keepdims=True)
-            ps[:, self.suits] = part / np.maximum(part.sum(1, keepdims=True), 1e-12) * keep
+            reweigh(ps, self.suits, np.exp(BETA * (s - s.mean(1, keepdims=True))))
         # the head's total over the seen classes is kept: cards never calibrated keep theirs
         return pr, ps
 

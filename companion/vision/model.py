@@ -103,19 +103,35 @@ class Classifier:
 
     def predict(self, F):
         """(rank_probs (n, 14), suit_probs (n, 5)) for feature rows F."""
-        import numpy as np
-        if len(F) == 0:
-            return np.zeros((0, N_RANK)), np.zeros((0, N_SUIT))
-        mu = np.asarray(self.meta["mean"], np.float32)
-        sd = np.asarray(self.meta["std"], np.float32)
-        _, out = self.net.predict(((F - mu) / sd).astype(np.float32))
+        return heads(self.net, self.meta, F, (N_RANK, N_SUIT), self.temperature)
 
-        def softmax(z):
-            z = z * self.temperature
-            z = z - z.max(1, keepdims=True)
-            e = np.exp(z)
-            return e / e.sum(1, keepdims=True)
-        return softmax(out[:, :N_RANK]), softmax(out[:, N_RANK:N_RANK + N_SUIT])
+
+def heads(net, meta, F, sizes, temperature):
+    """The probabilities of each head of an ``ANN_MLP`` (its outputs in order, ``sizes``
+    each) for feature rows F, normalised by ``meta``'s mean and std: a softmax at
+    ``temperature`` per head."""
+    import numpy as np
+    if len(F) == 0:
+        return tuple(np.zeros((0, k)) for k in sizes)
+    mu = np.asarray(meta["mean"], np.float32)
+    sd = np.asarray(meta["std"], np.float32)
+    _, out = net.predict(((F - mu) / sd).astype(np.float32))
+    probs, at = [], 0
+    for k in sizes:
+        z = out[:, at:at + k] * temperature
+        e = np.exp(z - z.max(1, keepdims=True))
+        probs.append(e / e.sum(1, keepdims=True))
+        at += k
+    return tuple(probs)
+
+
+def reweigh(p, cols, factor) -> None:
+    """Multiply the probabilities ``p[:, cols]`` (in place) by ``factor`` (n, len(cols)),
+    keeping their total per row: evidence that moves a head among those classes only."""
+    import numpy as np
+    part = p[:, cols] * factor
+    keep = p[:, cols].sum(1, keepdims=True)
+    p[:, cols] = part / np.maximum(part.sum(1, keepdims=True), 1e-300) * keep
 
 
 _CACHE: dict[str, Classifier] = {}

@@ -95,14 +95,6 @@ def features(rgb, pips, ranks):
     return np.concatenate([_describe(cp, PIP_PX, 6, True), _describe(cr, RANK_PX, 8, False)], 1)
 
 
-def _softmax(z, t):
-    import numpy as np
-    z = z * t
-    z = z - z.max(1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(1, keepdims=True)
-
-
 class Refiner:
     def __init__(self, net, meta):
         self.net = net
@@ -112,27 +104,22 @@ class Refiner:
 
     def predict(self, F):
         """(rank probabilities (n, 13), suit probabilities (n, 4)) for feature rows F."""
-        import numpy as np
-        if len(F) == 0:
-            return np.zeros((0, 13)), np.zeros((0, 4))
-        mu = np.asarray(self.meta["mean"], np.float32)
-        sd = np.asarray(self.meta["std"], np.float32)
-        _, out = self.net.predict(((F - mu) / sd).astype(np.float32))
-        return _softmax(out[:, :13], self.temperature), _softmax(out[:, 13:17], self.temperature)
+        from .model import heads
+        return heads(self.net, self.meta, F, (13, 4), self.temperature)
 
     def sharpen(self, rgb, pips, ranks, pr, ps):
         """The recognizer's rank and suit probabilities (n, 14), (n, 5) times the refiner's
         (to the power ``weight``) within each head; each head's total over the cards, and its
         "none" output, are kept."""
         import numpy as np
+
+        from .model import reweigh
         if not len(pr):
             return pr, ps
         qr, qs = self.predict(features(rgb, pips, ranks))
         pr, ps = pr.copy(), ps.copy()
         for p, q, k in ((pr, qr, 13), (ps, qs, 4)):
-            part = p[:, :k] * np.power(np.maximum(q, 1e-9), self.weight)
-            keep = p[:, :k].sum(1, keepdims=True)
-            p[:, :k] = part / np.maximum(part.sum(1, keepdims=True), 1e-300) * keep
+            reweigh(p, slice(0, k), np.power(np.maximum(q, 1e-9), self.weight))
         return pr, ps
 
 
