@@ -164,24 +164,6 @@ def build(seeds, extra=True):
             np.concatenate([p[2] for p in parts]))
 
 
-def train(F, R, S, hidden=64, iters=300):
-    import cv2
-    import numpy as np
-    mu = F.mean(0)
-    sd = F.std(0) + 1e-3
-    X = ((F - mu) / sd).astype(np.float32)
-    Y = np.full((len(F), 17), -1.0, np.float32)
-    Y[np.arange(len(F)), R] = 1
-    Y[np.arange(len(F)), 13 + S] = 1
-    net = cv2.ml.ANN_MLP_create()
-    net.setLayerSizes(np.array([X.shape[1], hidden, 17]))
-    net.setActivationFunction(cv2.ml.ANN_MLP_SIGMOID_SYM, 0, 0)
-    net.setTrainMethod(cv2.ml.ANN_MLP_RPROP, 0.05)
-    net.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, iters, 1e-5))
-    net.train(cv2.ml.TrainData_create(X, cv2.ml.ROW_SAMPLE, Y))
-    return net, {"mean": mu.tolist(), "std": sd.tolist()}
-
-
 def main(argv=None):
     import cv2
     import numpy as np
@@ -203,7 +185,8 @@ def main(argv=None):
     print(f"data: {len(F)} indices from {a.scenes} scenes, {len(Fv)} validation, "
           f"{t1 - t0:.0f} s", flush=True)
     cv2.setNumThreads(a.threads)
-    net, meta = train(F, R, S, a.hidden, a.iters)
+    from .train import train
+    net, meta = train(F, R, S, a.hidden, a.iters, heads=(13, 4))
     t2 = time.time()
     meta.update({"temperature": 4.0, "weight": 1.0, "scenes": a.scenes, "hidden": a.hidden,
                  "iters": a.iters, "fonts": a.fonts, "features": int(F.shape[1])})

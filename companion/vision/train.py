@@ -75,19 +75,22 @@ def build_dataset(seeds, workers=2, widen=False, extra=False):
     return F, R, S
 
 
-def train(F, R, S, hidden=96, iters=400):
+def train(F, R, S, hidden=96, iters=400, heads=None):
+    """An ``ANN_MLP`` with two heads (``heads``: their sizes, the recognizer's rank and suit
+    with "none" by default), trained by RPROP on targets +1/-1, and its normalisation."""
     import cv2
     import numpy as np
 
     from .model import N_RANK, N_SUIT
+    n_rank, n_suit = heads or (N_RANK, N_SUIT)
     mu = F.mean(0)
     sd = F.std(0) + 1e-3
     X = ((F - mu) / sd).astype(np.float32)
-    Y = np.full((len(F), N_RANK + N_SUIT), -1.0, np.float32)
+    Y = np.full((len(F), n_rank + n_suit), -1.0, np.float32)
     Y[np.arange(len(F)), R] = 1
-    Y[np.arange(len(F)), N_RANK + S] = 1
+    Y[np.arange(len(F)), n_rank + S] = 1
     net = cv2.ml.ANN_MLP_create()
-    net.setLayerSizes(np.array([X.shape[1], hidden, N_RANK + N_SUIT]))
+    net.setLayerSizes(np.array([X.shape[1], hidden, n_rank + n_suit]))
     net.setActivationFunction(cv2.ml.ANN_MLP_SIGMOID_SYM, 0, 0)
     net.setTrainMethod(cv2.ml.ANN_MLP_RPROP, 0.05)
     net.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, iters, 1e-5))
