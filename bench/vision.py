@@ -85,7 +85,7 @@ def layout_exact(sc, dets, variant):
     piles with face-down cards, right as the position is built: a count missing or above
     what the deal put there taken as dealt, as ``scan`` does), the whole position right:
     both, with the counts as counted)."""
-    from companion.vision.piles import map_piles
+    from companion.vision.piles import face_down_as_built, map_piles
     truth = {}
     for c in sorted(sc.cards, key=lambda c: c["order"]):
         if c.get("visible_frac", float(c["visible"])) >= PARTLY:
@@ -112,8 +112,7 @@ def layout_exact(sc, dets, variant):
             if got is not None:
                 down[1] += 1
                 down[0] += got == pos.down[i]
-            built = got if got is not None and got <= dealt[i] else dealt[i]
-            down[3] += built == pos.down[i]
+            down[3] += face_down_as_built(got, dealt[i]) == pos.down[i]
     whole = exact and down[0] == down[2]
     return exact, down, whole
 

@@ -839,6 +839,12 @@ def _put(out, name, det, names):
     out.piles.setdefault(name, []).append(det)
 
 
+def face_down_as_built(counted: int | None, dealt: int) -> int:
+    """The face-down cards a position read from a photo gets on a pile: as counted, or as
+    dealt where not counted or counted more than dealt (a pile never holds more)."""
+    return counted if counted is not None and counted <= dealt else dealt
+
+
 def build_position(out: PileReading, v):
     """A candidate position: read cards where read, ``??`` elsewhere, face-down cards as
     counted (as dealt where not counted, or counted more than dealt)."""
@@ -856,9 +862,8 @@ def build_position(out: PileReading, v):
             piles[name] = {"cards": cards, "face_down": 0}
             continue
         counted = out.face_down.get(name)
-        if counted is not None and counted <= fd:
-            fd = counted
-        elif fd:
+        fd = face_down_as_built(counted, fd)
+        if fd and fd != counted:   # not from the count
             out.as_dealt.append(name)
         cards = ["??"] * fd + [_json(d) for d in dets]
         piles[name] = {"cards": cards, "face_down": fd}
