@@ -63,6 +63,10 @@ class Engine:
         self.unit = tab.move if tab else "none"
         self.space = tab.space if tab else "none"
         self.space_unit = tab.space_unit if tab else ""
+        # Where the space rule asks only the card (any card, or kings), whether each code
+        # may go into a space; None where it asks more (see :meth:`space_takes`).
+        self.space_card = tuple(self.space == "any" or RANK_OF[c] == KING for c in range(53)) \
+            if self.space in ("any", "kings") else None
         self.refill = tab.refill if tab else 0
         self.autofill = self.space in ("auto-waste-stock", "auto-stock")
         self.fill_first = bool(tab) and self.space == "reserve-then-waste" and tab.fill_first
@@ -156,6 +160,15 @@ class Engine:
         if self.gaps:
             gens.append(self._gen_gaps)
         self.gens = tuple(gens)
+        # Whether only the foundation and tableau moves lift cards off a tableau pile, and no
+        # rule narrows the choice: then :meth:`gen_from` asks just those.
+        names = {g.__name__ for g in gens}
+        self.plain_lifts = not (self.fill_first or self.strict_last or self.force_aces) \
+            and names <= {"_gen_to_foundations", "_gen_tableau", "_gen_waste_to_tableau",
+                          "_gen_stock_to_space", "_gen_reserve_to_tableau",
+                          "_gen_from_foundations", "_gen_transfers"}
+        self.lifts_to_f = "_gen_to_foundations" in names
+        self.lifts_to_t = "_gen_tableau" in names
 
     # ------------------------------------------------------------------ generation
     def gen(self, pos) -> list[Raw]:
@@ -203,6 +216,23 @@ class Engine:
             self._gen_onto_waste(pos, out)
         if self.can_stock(pos):
             out.append((STOCK, S, 0, -1))
+        return out
+
+    def gen_from(self, pos, i: int) -> list[Raw]:
+        """The legal moves that lift cards off tableau pile ``i``: the same moves, in the same
+        order, as filtering :meth:`gen`, without generating the other piles' moves (what
+        the solver's composite moves, which follow one pile, look at)."""
+        if not self.plain_lifts:
+            return [m for m in self.gen(pos) if m[0] == MOVE and m[1] == i]
+        out: list[Raw] = []
+        piles = pos.piles
+        p = piles[i]
+        if p and self.lifts_to_f:
+            f = self._foundation_map(piles).get(p[-1])
+            if f is not None:
+                out.append((MOVE, i, 1, f))
+        if self.lifts_to_t:
+            self._gen_tableau(pos, out, (i,))
         return out
 
     def waste_mover(self, pos):
@@ -325,20 +355,20 @@ class Engine:
         n = len(p)
         if not n or p[-1] == UNKNOWN:
             return ()
-        up = n - pos.down[i]
         unit = self.unit
         if unit == "single":
             return (1,)
-        if unit in ("run", "same-suit-run"):
+        if unit == "run" or unit == "same-suit-run":
             tb = self.tbuild
             same = unit == "same-suit-run"
-            k = 1
-            while k < up:
-                lower, upper = p[-k - 1], p[-k]
+            j, lowest = n - 1, pos.down[i]  # p[j]: the run's lowest card so far
+            while j > lowest:
+                lower, upper = p[j - 1], p[j]
                 if not tb[lower][upper] or (same and SUIT_OF[lower] != SUIT_OF[upper]):
                     break
-                k += 1
-            return range(k, 0, -1)
+                j -= 1
+            return range(n - j, 0, -1)
+        up = n - pos.down[i]
         if unit == "face-up-block":
             return (up, 1) if up > 1 else (1,)
         if unit == "face-up-block-only":
@@ -381,42 +411,67 @@ class Engine:
             return src == self.W
         return False
 
-    def _gen_tableau(self, pos, out) -> None:
-        piles = pos.piles
-        tmax, T, tacc = self.tmax, self.T, self.tacc
-        space = self.space
-        wants: dict[int, list[int]] = {}  # card code -> piles whose top card takes it
-        empties = []
-        for j in T:
-            q = piles[j]
-            if q:
-                for c in tacc[q[-1]]:
-                    if c in wants:
-                        wants[c].append(j)
-                    else:
-                        wants[c] = [j]
-            else:
-                empties.append(j)
-        simple_space = space == "any" or space == "kings"
-        for i in T:
+    def _gen_tableau(self, pos, out, sources=None) -> None:
+        """Moves between tableau piles, lifting off the piles ``sources`` (all by default)."""
+        piles, down = pos.piles, pos.down
+        tmax, T, tb = self.tmax, self.T, self.tbuild
+        unit = self.unit
+        single = unit == "single"
+        runs = unit == "run" or unit == "same-suit-run"
+        same_suit = unit == "same-suit-run"
+        if single:
+            # One card at a time: a pile's top card is looked up in each target's row of
+            # the build table.
+            rows = [(j, tb[q[-1]]) for j in T if (q := piles[j])]
+        else:
+            # card code -> piles whose top card takes it
+            wants: dict[int, list[int]] = {}
+            tacc = self.tacc
+            for j in T:
+                q = piles[j]
+                if q:
+                    for c in tacc[q[-1]]:
+                        if c in wants:
+                            wants[c].append(j)
+                        else:
+                            wants[c] = [j]
+        empties = [j for j in T if not piles[j]]
+        space_card = self.space_card
+        for i in T if sources is None else sources:
             p = piles[i]
-            if not p:
-                continue
-            units = self.units(pos, i)
-            for k in units:
-                targets = wants.get(p[-k])
-                if targets:
-                    for j in targets:
-                        if j != i and (not tmax or len(piles[j]) + k <= tmax):
-                            out.append((MOVE, i, k, j))
+            if not p or p[-1] == UNKNOWN:
+                continue  # no unit lifts off an unnamed card
+            n = len(p)
+            if single:
+                units: range | tuple[int, ...] = (1,)
+                c = p[-1]
+                for j, row in rows:
+                    if row[c] and j != i and (not tmax or len(piles[j]) < tmax):
+                        out.append((MOVE, i, 1, j))
+            else:
+                if runs:  # the run on top, as :meth:`units` finds it (here without a call)
+                    x, lowest = n - 1, down[i]
+                    while x > lowest:
+                        lower, upper = p[x - 1], p[x]
+                        if not tb[lower][upper] or (same_suit and SUIT_OF[lower] != SUIT_OF[upper]):
+                            break
+                        x -= 1
+                    units = range(n - x, 0, -1)
+                else:
+                    units = self.units(pos, i)
+                for k in units:
+                    targets = wants.get(p[-k])
+                    if targets:
+                        for j in targets:
+                            if j != i and (not tmax or len(piles[j]) + k <= tmax):
+                                out.append((MOVE, i, k, j))
             if not empties:
                 continue
             for k in (self.space_units(pos, i) if self.space_unit else units):
-                if k == len(p):
-                    continue  # a whole pile into a space changes nothing
                 base = p[-k]
-                if (space == "any" or (space == "kings" and RANK_OF[base] == KING)) \
-                        if simple_space else self.space_takes(pos, i, base):
+                # (a whole pile into a space changes nothing)
+                if (space_card[base] if space_card else self.space_takes(pos, i, base)) \
+                        and k != n:
                     for j in empties:
                         out.append((MOVE, i, k, j))
 

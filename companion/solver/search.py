@@ -63,6 +63,7 @@ import random
 import time
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
+from operator import itemgetter
 
 from ..cards import RANK_TEXT, UNKNOWN
 from ..errors import CompanionError
@@ -433,13 +434,16 @@ class Knowledge:
                 bytes((min(pos.pass_no, 255), pos.idle))
         sort_t = self.sort_tableau or (self.sort_tableau_when_stock_empty and not piles[self.S])
         if sort_t:
-            parts = sorted([bytes(piles[i]) + ends[down[i]] for i in self.T])
+            parts = [bytes(piles[i]) + ends[down[i]] for i in self.T]
+            parts.sort()
             rest = self.fixed
         else:
             parts = []
             rest = self.fixed_all
         for grp in self.f_groups:
-            parts.extend(sorted([bytes(piles[i]) + ends[down[i]] for i in grp]))
+            group = [bytes(piles[i]) + ends[down[i]] for i in grp]
+            group.sort()
+            parts += group
         sink = self.sink
         # The talon as one sequence, its pointer left out (see ``talon_draw``), where the
         # stock's moves reach the same cards; 255 ends it (no pile's end byte is that high),
@@ -592,30 +596,30 @@ class Knowledge:
     def score(self, pos, m, need=frozenset()) -> int:
         kind, a, n, b = m
         if kind == MOVE:
-            piles, down = pos.piles, pos.down
+            piles, down, Tset = pos.piles, pos.down, self.Tset
             if b in self.Fset:
                 s = 100
             elif a in self.Fset:
                 return -20
-            elif b in self.Tset and not piles[b] and n == len(piles[a]) and down[a] == 0:
+            elif b in Tset and not piles[b] and n == len(piles[a]) and down[a] == 0:
                 return -30  # a whole pile into a space: the same position, mirrored
             else:
-                s = 30 if a not in self.Tset else 10
-            if a in self.Tset:
+                s = 30 if a not in Tset else 10
+            if a in Tset:
                 p = piles[a]
                 left = len(p) - n
                 if left and left == down[a]:
                     s += 50 + down[a]
                 elif not left:
                     s += 25
-                elif b in self.Tset and n < len(p) - down[a]:
+                elif b in Tset and n < len(p) - down[a]:
                     s -= 5  # splitting a run
                 if need:  # uncovering a card the foundations want
                     for d in range(min(left, 4)):
                         if p[left - 1 - d] in need:
                             s += 16 - 4 * d
                             break
-            if need and b in self.Tset:  # burying one
+            if need and b in Tset:  # burying one
                 q = piles[b]
                 for d in range(min(len(q), 3)):
                     if q[-1 - d] in need:
@@ -638,6 +642,7 @@ class Knowledge:
 
 
 _ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
+_SCORE_AND_TURNS = itemgetter(0, 1)  # a scored child's sort key: its score, then its turns
 
 
 @cache
@@ -1029,6 +1034,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
 
     Tset = kn.Tset
     spaces_alike = kn.sort_tableau
+    score, unlikely = kn.score, kn.unlikely
 
     digs = strategy == "order" and DIGS
 
@@ -1038,6 +1044,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         sent up: one step where single moves need several positions."""
         out = []
         piles = work.piles
+        gen_from = work.engine.gen_from  # the moves off pile i, all that is looked at
         for i in T:
             p = piles[i]
             # the shallowest wanted card of the pile, under d cards
@@ -1053,7 +1060,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     break
                 work.push_raw(m)
                 seq.append(m)
-                moves = work.raw_moves()
+                moves = gen_from(work, i)
             else:
                 m = next((x for x in moves if x[0] == MOVE and x[1] == i
                           and x[3] in kn.Fset), None)
@@ -1086,8 +1093,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     space = m[3]
                 elif m[3] != space:
                     continue
-            if not narrow or not kn.unlikely(work, m, need):
-                scored.append((-kn.score(work, m, need), 0, (m,)))
+            if not narrow or not unlikely(work, m, need):
+                scored.append((-score(work, m, need), 0, (m,)))
         if stock is not None:
             if not kn.macro:
                 scored.append((-kn.score(work, stock), 0, (stock,)))
@@ -1140,7 +1147,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         if jitter is not None:
             rnd = jitter.random
             scored = [(sc + JITTER * rnd(), k, seq) for sc, k, seq in scored]
-        scored.sort(key=lambda t: (t[0], t[1]))
+        scored.sort(key=_SCORE_AND_TURNS)
         ranked = [t[2] for t in scored]
         if root and prefer:
             first = [seq for m in prefer for seq in ranked if _first(seq) == m]
@@ -1163,12 +1170,21 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         # rest, in the order preferred (best-first within each): the hints' samples then
         # agree on their first move where they can.
         first = {m: k for k, m in enumerate(prefer or ())}
+        # A position's children are worked out when it is taken from the heap (most
+        # positions put on it never are; the heap holds its legal moves till then), except
+        # where working them out may find a win (a scan through the stock played on the
+        # position itself) or draws the jitter's random numbers, whose order must not
+        # change: there as soon as the position is met.
+        lazy = jitter is None and (kn.probe or not kn.macro)
         heap = [(0, kn.progress(work, measure), 0, work, None, kids)]
         root_pos = work
         while heap:
             group, _, _, node_pos, node, kids = heapq.heappop(heap)
             if node_pos is not root_pos:
                 nodes += 1
+                if lazy:
+                    work = node_pos
+                    kids = children(kids)
             kept = []
             for seq in kids:
                 q = node_pos.copy()
@@ -1189,7 +1205,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 if not ms:
                     continue
                 child = (node, tuple(q.history))
-                grand = children(ms)
+                grand = ms if lazy else children(ms)
                 if won_line is not None:
                     return result(WON, f"won after searching {nodes} positions",
                                   _line(root_line, node) + won_line)
