@@ -7,7 +7,9 @@ up from the first face-up card's index along the layout's "up", past that card's
 the profile of brightness shows one light band per face-down card, evenly spaced, and then the
 table. Distances are in index sizes (the pip-rank distance), so the count does not depend on
 the photo's scale; the profile is the median across a narrow band, so a back's pattern lines
-do not count as edges.
+do not count as edges. The way up a column is the table's own, where the lines up all the
+cards in the photo meet (a tilted camera turns it across the photo), not one index's "up"; the
+paper is measured at the index, since the light across a photo is not even.
 """
 
 from __future__ import annotations
@@ -19,6 +21,14 @@ START = 0.5          # the rank glyph's centre (index sizes from the index centr
 GAP = 1.8            # the most, in index sizes, between two backs' edges (further: the table)
 GAP_RATIO = 1.3      # ... or this times the spacing of the edges seen so far, when wider,
 GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
+PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright (x paper)
+EDGE_LIGHT = 0.5     # a back's light edge: at least this bright (x paper)
+PIP_REACH = 0.6      # paper measured from the index down to its pip (index sizes), no further
+UP_OFF = 6.0         # degrees: indices whose "up" is further off the column's fit are left out
+FACE_SIDE = 1.2      # index sizes beside the index where a hidden face's paper shows
+FACE_PAPER = 0.5     # ... on at least this share of the face-up card's spacing
+HIDDEN = 2           # face-up cards with unread indices looked past, at most
+INWARD = 0.5         # index sizes the band moves from the index towards the card's middle
 
 
 def profile(mn, det, reach: float = REACH, lateral: float = 0.0):
@@ -38,6 +48,8 @@ def profile(mn, det, reach: float = REACH, lateral: float = 0.0):
     inside = (mx >= 0) & (mx < w - 1) & (my >= 0) & (my < h - 1)
     vals = cv2.remap(mn, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     vals = vals.astype(np.float32)
+    if inside.all():
+        return np.median(vals, axis=1).astype(np.float32)
     vals[~inside] = np.nan
     out = np.full(len(t), np.nan, np.float32)
     rows = inside.any(axis=1)
@@ -59,7 +71,9 @@ def _runs(mask):
 
 def count_from_profile(prof, paper: float) -> int | None:
     """Light bands (the top edges of card backs) above the face-up card's top edge, before the
-    table: local maxima that stand out on both sides, none further from the last than
+    table: local maxima at least :data:`EDGE_LIGHT` as bright as the paper that stand out on
+    both sides (below: down to the last edge; above: before the profile rises higher again,
+    so a shoulder of the next edge is not one), none further from the last than
     :data:`GAP` index sizes, or :data:`GAP_RATIO` times the spacing of the edges already seen
     when that is wider (cards cascaded wide for their indices), up to :data:`GAP_MAX`
     (further is the table), and no long light stretch between (another card's face).
@@ -78,7 +92,7 @@ def count_from_profile(prof, paper: float) -> int | None:
     # the face-up card's own paper above its rank glyph (the first light run long enough,
     # ending beyond the glyph's top: the glyph may have light gaps), up to the card's top edge
     edge = None
-    for is_light, start, n in _runs(light):
+    for is_light, start, n in _runs(p > PAPER_LIGHT * paper):
         if START + start * STEP > 2.0:
             break
         if is_light and n >= 3 and START + (start + n) * STEP > 1.0:
@@ -110,7 +124,11 @@ def count_from_profile(prof, paper: float) -> int | None:
             above = p[k:k + near + 1]
             if np.isnan(above).any():
                 return None
-            if p[k] - below >= delta and p[k] - above.min() >= delta:
+            higher = np.nonzero(above[1:] > p[k])[0]
+            if len(higher):   # how far it falls before the profile rises above it again
+                above = above[:higher[0] + 1]
+            if (p[k] - below >= delta and p[k] - above.min() >= delta
+                    and p[k] >= EDGE_LIGHT * paper):
                 if k - prev > int(0.25 / STEP) or count == 0:
                     count += 1
                     spaced.append(k - prev)
@@ -123,37 +141,105 @@ def count_from_profile(prof, paper: float) -> int | None:
 
 
 def paper_level(mn, det) -> float:
-    """Brightness of the paper around an index (a high percentile of the index's band)."""
+    """Brightness of the paper around an index (a high percentile of the index's band, from
+    its pip to just above its rank glyph: further down the card the light may differ)."""
     from dataclasses import replace
 
     import numpy as np
     prof = profile(mn, det, reach=1.1)
-    back = profile(mn, replace(det, up=(-det.up[0], -det.up[1])), reach=1.5)
+    back = profile(mn, replace(det, up=(-det.up[0], -det.up[1])), reach=PIP_REACH)
     vals = np.concatenate([prof, back])
     vals = vals[~np.isnan(vals)]
     return float(np.percentile(vals, 90)) if len(vals) else 255.0
 
 
-def count_backs(rgb, det, up=None, mn=None) -> int | None:
+def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None:
     """Face-down cards above the face-up card whose index is ``det`` (None: unreadable).
 
-    ``up``: the column's direction when known better than from the one index (the line
-    through the pile's indices, or the mean of its neighbours'); ``mn``: its min(R, G, B)
-    when already computed."""
+    ``up``: the column's direction when known better than from the one index
+    (:func:`column_up`); ``mn``: its min(R, G, B)
+    when already computed. ``dealt`` (the most face-down cards the pile can hold) and
+    ``step`` (the spacing of face-up cards in a column, in index sizes): a count above
+    ``dealt``, or none for a face right above, may come from a face-up card whose index was
+    not read (its index strip looks like several backs' edges): counted again from where
+    that card's index would be, one ``step`` further up, the count is kept when it fits."""
     from dataclasses import replace
     if mn is None:
         from .detect import min_channel
         mn = min_channel(rgb)
     if up is not None:
         det = replace(det, up=tuple(up))
-    return count_from_profile(profile(mn, det), paper_level(mn, det))
+    lateral = INWARD * inward(mn, det)
+    n = count_from_profile(profile(mn, det, lateral=lateral), paper_level(mn, det))
+    if dealt is None or not step or (n is not None and n <= dealt):
+        return n
+    if not face_above(mn, det, step):
+        return n
+    for k in range(1, HIDDEN + 1):
+        shift = k * step * det.size
+        there = replace(det, x=det.x + shift * det.up[0], y=det.y + shift * det.up[1])
+        m = count_from_profile(profile(mn, there, lateral=lateral), paper_level(mn, there))
+        if m is not None and m <= dealt:
+            return m
+    return n
 
 
-def column_up(pile, others, k: int = 6):
-    """The direction up a column: from the pile's lowest index to its first, when the pile
-    has two or more spread along it, else the mean "up" of the ``k`` nearest indices."""
+def vanishing(dets):
+    """The point (homogeneous, in pixels) where the lines up the cards meet: the vanishing point
+    of the table's "up" (at infinity, w = 0, for a camera not tilted that way). A least-squares
+    fit over the indices' own "up"s, again without those far off the first fit (an index's
+    "up" from its pip and rank glyph can be off by tens of degrees). None: too few indices."""
+    import numpy as np
+    if len(dets) < 4:
+        return None
+    P = np.array([(d.x, d.y) for d in dets], np.float64)
+    U = np.array([d.up for d in dets], np.float64)
+    m = P.mean(0)
+    scale = float(np.abs(P - m).max()) or 1.0
+    Q = (P - m) / scale
+    N = np.c_[-U[:, 1], U[:, 0]]                   # each line's normal
+    L = np.c_[N, -(N * Q).sum(1)]                  # l . (vx, vy, w) = 0 through V
+    keep = np.ones(len(L), bool)
+    v = None
+    for _ in range(3):
+        _, _, vt = np.linalg.svd(L[keep])
+        v = vt[-1]
+        d = v[:2][None, :] - v[2] * Q             # direction from each index towards V
+        d /= np.linalg.norm(d, axis=1, keepdims=True) + 1e-12
+        off = np.abs(d[:, 0] * U[:, 1] - d[:, 1] * U[:, 0])   # sin of the angle
+        new = off < max(np.sin(np.radians(UP_OFF)), 2.5 * float(np.median(off)))
+        if new.sum() < 4 or (new == keep).all():
+            break
+        keep = new
+    return v, m, scale
+
+
+def up_at(vp, x, y, near):
+    """The table's up at (x, y) in the photo, given :func:`vanishing`'s fit, signed like ``near``."""
+    import math
+    v, m, scale = vp
+    qx, qy = (x - m[0]) / scale, (y - m[1]) / scale
+    dx, dy = v[0] - v[2] * qx, v[1] - v[2] * qy
+    n = math.hypot(dx, dy) or 1.0
+    if dx * near[0] + dy * near[1] < 0:
+        dx, dy = -dx, -dy
+    return (dx / n, dy / n)
+
+
+def column_up(pile, others, k: int = 6, vp=None):
+    """The direction up a column: where the lines up all the cards meet (:func:`vanishing`,
+    of ``others`` unless given as ``vp``), seen from the pile's first index; with too few
+    indices for that, from the pile's lowest index to its first, when the pile has two or
+    more spread along it, else the mean "up" of the ``k`` nearest indices."""
     import math
     first = pile[0]
+    if vp is None:
+        vp = vanishing(others)
+    if vp is not None:
+        near = sorted(others, key=lambda o: (o.x - first.x) ** 2 + (o.y - first.y) ** 2)[:k]
+        sx = sum(o.up[0] for o in near) + first.up[0]
+        sy = sum(o.up[1] for o in near) + first.up[1]
+        return up_at(vp, first.x, first.y, (sx, sy))
     if len(pile) >= 2:
         last = pile[-1]
         dx, dy = first.x - last.x, first.y - last.y
@@ -165,3 +251,50 @@ def column_up(pile, others, k: int = 6):
     sy = sum(o.up[1] for o in near) + first.up[1]
     n = math.hypot(sx, sy) or 1.0
     return (sx / n, sy / n)
+
+
+def inward(mn, det) -> float:
+    """Which way across the column the card's face lies from its index: +1 along the
+    index's right (up turned a quarter clockwise in the photo), -1 the other way, 0 when
+    both sides look alike. The side beside the rank glyph that shows the card's paper, not
+    what lies past the card's edge. An index sits near the card's side: a band centred on it
+    can slip off a column of backs that leans a little (cards dealt by hand)."""
+    import numpy as np
+    side = []
+    for lateral in (-FACE_SIDE, FACE_SIDE):
+        prof = profile(mn, det, reach=0.8, lateral=lateral)
+        side.append(0.0 if np.isnan(prof).all() else float(np.nanmedian(prof)))
+    if abs(side[1] - side[0]) < 0.1 * max(side):
+        return 0.0
+    return 1.0 if side[1] > side[0] else -1.0
+
+
+def face_up_step(piles, names) -> float | None:
+    """The spacing of face-up cards down a tableau column, in index sizes: the median distance
+    between successive indices of the columns read (None: no column of two)."""
+    import itertools
+    import math
+    import statistics
+    gaps = []
+    for name in names:
+        pile = piles.get(name) or []
+        if not (name.startswith("t") and name[1:].isdigit()):
+            continue
+        for a, b in itertools.pairwise(pile):
+            gaps.append(math.hypot(a.x - b.x, a.y - b.y) / max(0.5 * (a.size + b.size), 1e-6))
+    return statistics.median(gaps) if gaps else None
+
+
+def face_above(mn, det, step: float) -> bool:
+    """Whether a face-up card lies right above the one whose index is ``det`` (its index not
+    read): beside the index column, on one side or the other (where the card's face lies
+    depends on the deck's index corner), the strip one face-up ``step`` long above the card
+    is mostly paper, where backs show their pattern."""
+    import numpy as np
+    paper = paper_level(mn, det)
+    a, b = int(1.5 / STEP), int((step + 0.5) / STEP)
+    for lateral in (-FACE_SIDE, FACE_SIDE):
+        seg = profile(mn, det, reach=step + 1.5, lateral=lateral)[a:b]
+        if len(seg) and float(np.mean(seg > 0.8 * paper)) >= FACE_PAPER:
+            return True
+    return False

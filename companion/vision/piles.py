@@ -783,11 +783,13 @@ def tabs_with_backs(v) -> bool:
 def count_face_down(out: PileReading, v, rgb, way, problems=True, mn=None):
     """Backs counted above the first face-up card of each tableau pile dealt with face-down
     cards (:mod:`.backs`), ``way`` being the layout's up in the photo; a count above what the
-    deal put there is reported as a problem."""
+    deal put there is reported as a problem. A face-up card whose index was not read may lie
+    between: the count is then taken from one face-up spacing (that of the columns read)
+    further up, where it fits the deal (:func:`.backs.count_backs`)."""
     from dataclasses import replace
 
     from ..rules import deal
-    from .backs import column_up, count_backs
+    from .backs import column_up, count_backs, face_up_step, vanishing
     from .detect import min_channel
     template = deal(v.key, None)
     names = template.engine.names
@@ -798,13 +800,16 @@ def count_face_down(out: PileReading, v, rgb, way, problems=True, mn=None):
         if d.other is not None and d.up[0] * way[0] + d.up[1] * way[1] < 0:
             return replace(d, x=d.other[0], y=d.other[1], up=d.other[2])
         return d
-    placed = [upright(d) for ds in out.piles.values() for d in ds]
+    piles = {name: [upright(d) for d in ds] for name, ds in out.piles.items()}
+    placed = [d for ds in piles.values() for d in ds]
+    step = face_up_step(piles, names)
+    vp = vanishing(placed)
     for i, name in enumerate(names):
         dealt = template.down[i]
         if not dealt or name not in out.piles or not (name.startswith("t") and name[1:].isdigit()):
             continue
-        pile = [upright(d) for d in out.piles[name]]
-        n = count_backs(rgb, pile[0], column_up(pile, placed), mn)
+        pile = piles[name]
+        n = count_backs(rgb, pile[0], column_up(pile, placed, vp=vp), mn, dealt, step)
         out.face_down[name] = n
         if problems and n is not None and n > dealt:
             out.problems.append(f"{name}: {n} card backs counted above the first face-up card; "

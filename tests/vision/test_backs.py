@@ -84,7 +84,8 @@ def _det(x, y):
 
 def test_more_backs_than_dealt_is_a_problem(monkeypatch):
     from companion.rules import load_variant
-    monkeypatch.setattr(backs, "count_backs", lambda rgb, det, up=None, mn=None: 5)
+    monkeypatch.setattr(backs, "count_backs", lambda rgb, det, up=None, mn=None, dealt=None,
+                        step=None: 5)
     out = PileReading("klondike", {"t3": [_det(100, 100)], "t7": [_det(300, 100)]})
     count_face_down(out, load_variant("klondike"), np.zeros((200, 400, 3), np.uint8), (0, -1))
     assert out.face_down == {"t3": 5, "t7": 5}
@@ -104,3 +105,134 @@ def test_the_position_takes_the_count_seen_or_else_the_deal(monkeypatch):
     down = dict(zip(names, out.position.down, strict=True))
     assert down["t7"] == 2 and down["t3"] == 2      # t3: as dealt
     assert "t3" in out.as_dealt and "t7" not in out.as_dealt
+
+
+def test_a_faint_bump_in_a_backs_pattern_is_not_an_edge():
+    """A back's light edge is light: a bump in the dark pattern between two edges, however
+    much it stands out of the pattern, is not another back (a generated scene counted 5 of 4)."""
+    p = _profile(3, paper=158.0, fill=26.0)
+    mid = round((1.4 + 1.2 + 0.5) / backs.STEP)          # inside the second back's pattern
+    p[mid:mid + 2] = 55.0
+    assert backs.count_from_profile(p, 158.0) == 3
+
+
+def test_a_shoulder_before_a_backs_edge_is_not_another_edge():
+    """Light just below a back's edge (its corner, the side of its margin), falling only a
+    little before the edge itself: one edge, not two (a generated scene counted 7 of 6)."""
+    p = _profile(3)
+    top = round((1.4 + 2 * 1.2 + 0.9) / backs.STEP)       # the third back's edge, the last
+    p[top - 6:top - 3] = 195.0                             # the shoulder
+    p[top - 3:top] = 180.0                                 # the little dip before the edge
+    assert backs.count_from_profile(p, 230.0) == 3
+
+
+def test_paper_dimmer_than_measured_still_shows_the_card_top():
+    """Light across the photo is uneven: the card's paper above its rank glyph can be well
+    below the paper measured at its index; the backs above are still counted (a generated
+    scene had none counted for 6)."""
+    p = _profile(4)
+    glyph_end = round(0.9 / backs.STEP)
+    p[glyph_end:round(1.4 / backs.STEP)] = 0.8 * 230.0
+    assert backs.count_from_profile(p, 230.0) == 4
+
+
+S = 20.0                        # index size of the drawn columns, pixels
+DET = (60.0, 500.0)             # the index read: (x, y); up is (0, -1)
+CARD = (45, 165)                # the column's cards, x from .. to
+
+
+def _index(img, y, value=30):
+    """A dark rank glyph above and a pip below an index centred at (DET x, y)."""
+    x = int(DET[0])
+    img[int(y - 0.5 * S - 8):int(y - 0.5 * S + 8), x - 6:x + 6] = value
+    img[int(y + 0.5 * S - 6):int(y + 0.5 * S + 6), x - 6:x + 6] = value
+
+
+def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=90, aside=0):
+    """A photo of one column (min(R, G, B) as grey): the face-up card whose index is read at
+    DET; with ``hidden``, a face-up card above it whose index is not read, one face-up step
+    (2.4 index sizes) up; then ``n_backs`` backs, 0.45 of that step apart, each with a light
+    margin at its top; then the table. ``further``: the card's paper below its index (light
+    that is not even). ``aside``: the backs lie that many pixels to the right of the card
+    read."""
+    img = np.full((600, 220), 40, np.uint8)
+    x0, x1 = CARD
+    top = int(DET[1] - 1.3 * S)
+    img[top:, x0:x1] = paper
+    if further is not None:
+        img[int(DET[1] + 0.8 * S):, x0:x1] = further
+    _index(img, DET[1])
+    if hidden:
+        y = DET[1] - 2.4 * S
+        img[int(y - 1.3 * S):top - 1, x0:x1] = paper
+        _index(img, y)
+        top = int(y - 1.3 * S)
+    img[top - 1:top + 1, x0:x1] = 60                   # a card's edge
+    h = 0.45 * 2.4 * S
+    x0, x1 = x0 + aside, x1 + aside
+    for k in range(n_backs):
+        y1 = top - k * h
+        img[int(y1 - h):int(y1) - 1, x0:x1] = fill
+        img[int(y1 - h):int(y1 - h + 5), x0:x1] = margin
+    return np.repeat(img[:, :, None], 3, axis=2)
+
+
+def _read():
+    return Detection(0, 0.9, DET[0], DET[1], (0.0, -1.0), S)
+
+
+def test_drawn_column_is_counted():
+    assert backs.count_backs(_column(3), _read()) == 3
+
+
+def test_paper_is_measured_at_the_index_not_down_the_card():
+    """Brighter light further down the card does not raise the paper the backs are judged
+    against (a generated scene had none counted for 6: dim paper at the top of the card)."""
+    rgb = _column(4, paper=140.0, further=210.0, margin=130, fill=50)
+    assert backs.count_backs(rgb, _read()) == 4
+
+
+def test_backs_a_little_aside_from_the_card_read_are_counted():
+    """The index sits near the card's side: backs dealt a little further to that side than
+    the card read leave the index's own band on the table; the band beside it, towards the
+    card's middle, still crosses them (generated scenes counted 3 of 4, 4 of 6)."""
+    rgb = _column(4, aside=16)
+    assert backs.count_backs(rgb, _read()) == 4
+    mirrored = np.ascontiguousarray(rgb[:, ::-1])          # the index at the card's right
+    det = Detection(0, 0.9, rgb.shape[1] - 1 - DET[0], DET[1], (0.0, -1.0), S)
+    assert backs.count_backs(mirrored, det) == 4
+
+
+def test_backs_above_a_face_up_card_whose_index_was_not_read():
+    """A face-up card lies between the card read and the backs, its index not read: its index
+    strip is not counted as backs; the backs above it are (generated scenes counted 5 for 2,
+    7 for 4, or none)."""
+    rgb = _column(2, hidden=True)
+    assert backs.count_backs(rgb, _read(), dealt=2, step=2.4) == 2
+    assert backs.count_backs(rgb, _read(), dealt=3, step=2.4) == 2
+
+
+def test_backs_only_are_not_taken_for_a_hidden_face():
+    """More edges than the deal put there, with no face above: not counted again further up."""
+    rgb = _column(5)
+    assert backs.count_backs(rgb, _read(), dealt=4, step=2.4) == 5
+
+
+def test_the_way_up_a_column_is_where_the_columns_meet():
+    """A tilted camera: the lines up the cards meet at a point. The way up a column is towards
+    it, even where the column's own indices (one "up" 20 degrees off, two indices a hand's
+    width out of line) say otherwise."""
+    import math
+    vx, vy = 400.0, -2500.0
+
+    def toward(x, y, turn=0.0):
+        a = math.atan2(vy - y, vx - x) + math.radians(turn)
+        return (math.cos(a), math.sin(a))
+    others = [Detection(0, 0.9, x, y, toward(x, y), 20.0)
+              for x in (100, 250, 400, 550, 700) for y in (300, 500, 700)]
+    first = Detection(0, 0.9, 250.0, 900.0, toward(250, 900, 20.0), 20.0)
+    ux, uy = toward(250, 960)
+    second = Detection(0, 0.9, 250.0 - 60 * ux + 9, 900.0 - 60 * uy, toward(250, 960), 20.0)
+    got = backs.column_up([first, second], others + [first, second])
+    want = toward(250, 900)
+    assert math.degrees(math.acos(min(1.0, got[0] * want[0] + got[1] * want[1]))) < 1.0
