@@ -33,7 +33,8 @@ def min_channel(rgb):
 
 
 def ink_components(rgb, mn=None):
-    """Stats of ink blobs (darker than their local paper): (m, 5) x, y, w, h, area and centres."""
+    """Stats of ink blobs (darker than their local paper): (m, 5) x, y, w, h, area; centres;
+    and whether each was peeled off a strip of table (see below)."""
     import cv2
     import numpy as np
     if mn is None:
@@ -48,17 +49,45 @@ def ink_components(rgb, mn=None):
     bgf = bg.astype(np.int16)
     diff = bgf - mn.astype(np.int16)
     ink = ((diff > np.maximum(28, bgf // 4)) & (bg > 70)).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    stats, cents = stats[1:], cents[1:]
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     side = max(h, w)
+    huge = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > side * 0.06) + 1
+    peeled = None
+    if len(huge):
+        # a glyph printed close to the card's edge touches the strip of dark table along
+        # that edge (darker than the paper next to it) and joins it in one blob too big for
+        # an index. Where such a blob is mostly wide stretches (what an opening wider than
+        # a small glyph's stroke keeps: a strip of table, not a card back's fine pattern),
+        # they are peeled off, freeing the glyph
+        lut = np.zeros(n, np.uint8)
+        lut[huge] = 1
+        blob = lut[labels]
+        k = max(3, round(side / 250))
+        wide = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
+                                cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        share = np.bincount(labels[wide > 0], minlength=n) / np.maximum(stats[:, 4], 1)
+        strips = huge[share[huge] >= 0.6]
+        if len(strips):
+            lut[:] = 0
+            lut[strips] = 1
+            blob = lut[labels]
+            ink[blob > 0] = 0
+            ink |= blob & ~cv2.dilate(wide & blob, np.ones((3, 3), np.uint8))
+            n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+            peeled = np.bincount(labels[blob > 0], minlength=n) > 0
+    if peeled is None:
+        peeled = np.zeros(n, bool)
+    stats, cents, peeled = stats[1:], cents[1:], peeled[1:]
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     big = np.maximum(bw, bh)
     keep = ((big >= 6) & (big <= side * 0.06) & (area >= 12)
             & (area >= 0.15 * bw * bh) & (np.minimum(bw, bh) >= 2))
-    return stats[keep], cents[keep]
+    return stats[keep], cents[keep], peeled[keep]
 
 
-def _pairs(stats, cents):
+def _pairs(stats, cents, peeled=None):
+    """(pip, rank glyph) component pairs close enough and alike enough in size to be an index;
+    not two blobs both ``peeled`` off a strip of table (bits of a card back's border)."""
     import numpy as np
     size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
     n = len(size)
@@ -84,6 +113,8 @@ def _pairs(stats, cents):
             si, sj = size[i], size[near]
             ok = ((near != i) & (d >= 0.45 * np.maximum(si, sj)) & (d <= 1.9 * np.maximum(si, sj))
                   & (si <= 1.7 * sj) & (si >= 0.35 * sj))
+            if peeled is not None and peeled[i]:
+                ok &= ~peeled[near]
             for j in near[ok]:
                 pi.append(i)
                 rj.append(j)
@@ -155,8 +186,8 @@ def features(g, c):
 def candidates(rgb) -> Candidates:
     import numpy as np
     mn = min_channel(rgb)
-    stats, cents = ink_components(rgb, mn)
-    pi, rj = _pairs(stats, cents)
+    stats, cents, peeled = ink_components(rgb, mn)
+    pi, rj = _pairs(stats, cents, peeled)
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     if len(pi):
         g, c = crops(rgb, mn, P, R)
