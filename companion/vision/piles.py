@@ -511,12 +511,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         pitch = min(steps) if steps else 1.0
         near = sorted(st for st in steps if st < 1.5 * pitch)
         pitch = near[len(near) // 2] if near else pitch
-        x0 = centres[0] if centres else 0.0
-        last = max((round((cx - x0) / pitch) if steps else 0 for cx in centres), default=0)
-        grid = _Grid(centres, x0, pitch) if steps else None
+        numbers = _column_numbers(centres, pitch) if steps else [0] * len(centres)
+        last = max(numbers, default=0)
+        grid = _Grid(centres, numbers, pitch) if steps else None
         out.room = max(0, len(tabs) - 1 - last - shift) if groups else 0
-        for g, cx in zip(groups, centres, strict=True):
-            c = (round((cx - x0) / pitch) if steps else 0) + shift
+        for g, number in zip(groups, numbers, strict=True):
+            c = number + shift
             if c >= len(tabs):
                 out.unplaced.extend(upright[i] for i in g)
                 continue
@@ -560,25 +560,43 @@ CASCADE_GAP = 6.0
 """Most index sizes between the indices of two cards cascaded one on the other."""
 
 
+def _column_numbers(centres, pitch) -> list[int]:
+    """Each column's number (the first 0) from the steps between the columns' centres, left
+    to right: a step of about two of its neighbours' is an empty column between. Each step is
+    measured against its neighbours (``pitch`` where it has none), not against one pitch for
+    the photo: a perspective not wholly undone leaves the columns on one side further apart
+    (up to twice as far in a steep photo)."""
+    import statistics
+    steps = [b - a for a, b in itertools.pairwise(centres)]
+    numbers = [0]
+    for k, st in enumerate(steps):
+        near = [steps[j] for j in range(max(0, k - 2), min(len(steps), k + 3))
+                if j != k and steps[j] > 4.0]
+        numbers.append(numbers[-1] + round(st / (statistics.median(near) if near else pitch)))
+    return numbers
+
+
 class _Grid:
     """Where the tableau's columns lie across the frame: a column's number at any x, from
-    the columns found (their centres; a photo's perspective, not wholly undone, can leave the
-    columns further apart on one side), and ``pitch`` past either end."""
+    the columns found (their centres and numbers; a photo's perspective, not wholly undone,
+    can leave the columns further apart on one side), and past either end, the step there
+    (``pitch`` with one column)."""
 
-    def __init__(self, centres, x0, pitch):
-        self.pitch = pitch
+    def __init__(self, centres, numbers, pitch):
         self.marks = []
-        for cx in centres:
-            c = round((cx - x0) / pitch)
+        for cx, c in zip(centres, numbers, strict=True):
             if not self.marks or c > self.marks[-1][1]:
                 self.marks.append((cx, c))
+        ends = (self.marks[:2], self.marks[-2:])
+        self.steps = [(m[1][0] - m[0][0]) / (m[1][1] - m[0][1]) if len(m) == 2 else pitch
+                      for m in ends]
 
     def column(self, x) -> float:
         (a, i), (b, j) = self.marks[0], self.marks[-1]
         if x <= a:
-            return i + (x - a) / self.pitch
+            return i + (x - a) / self.steps[0]
         if x >= b:
-            return j + (x - b) / self.pitch
+            return j + (x - b) / self.steps[1]
         for (a, i), (b, j) in itertools.pairwise(self.marks):
             if x <= b:
                 return i + (j - i) * (x - a) / (b - a)

@@ -172,3 +172,18 @@ def test_a_waste_fan_read_by_its_lower_indices_on_tall_cards():
         dets.append(_det(t, qx - 5 * SIZE - 1.2 * SIZE * k, y0 + 9.5 * SIZE, up=(0.0, 1.0)))
     got = _piles(map_piles(dets, "klondike"))
     assert got["w"] == ["3d", "8s", "Qh"]
+
+
+@pytest.mark.parametrize("empty", [None, 2])
+def test_columns_numbered_where_a_steep_photo_leaves_them_ever_closer(empty):
+    # perspective not undone: each step between columns 0.9 times the one before (8 index
+    # sizes at the left, under 5 at the right); with t3 empty, a step of two columns
+    cols = [["Kc"], ["5c", "4d"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
+    xs = [100.0]
+    for k in range(6):
+        xs.append(xs[-1] + 160 * 0.9 ** k)
+    dets = [_det(t, xs[i], 400 + STEP * k) for i, col in enumerate(cols) if i != empty
+            for k, t in enumerate(col)]
+    got = _piles(map_piles(dets, "klondike"))
+    want = {f"t{i + 1}": col for i, col in enumerate(cols) if i != empty}
+    assert got == want
