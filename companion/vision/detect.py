@@ -52,37 +52,63 @@ def ink_components(rgb, mn=None):
     n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     side = max(h, w)
     huge = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > side * 0.06) + 1
-    peeled = None
+    peeled = np.zeros(n, bool)
     if len(huge):
         # a glyph printed close to the card's edge touches the strip of dark table along
         # that edge (darker than the paper next to it) and joins it in one blob too big for
-        # an index. Where such a blob is mostly wide stretches (what an opening wider than
-        # a small glyph's stroke keeps: a strip of table, not a card back's fine pattern),
-        # they are peeled off, freeing the glyph
+        # an index: the blob's wide stretches (what an opening wider than a small glyph's
+        # stroke keeps) are peeled off, freeing the glyph. What is left of such blobs is
+        # marked: bits of a card back's pattern come free too, and two such bits are never
+        # taken for an index (:func:`_pairs`)
         lut = np.zeros(n, np.uint8)
         lut[huge] = 1
         blob = lut[labels]
         k = max(3, round(side / 250))
         wide = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
                                 cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        share = np.bincount(labels[wide > 0], minlength=n) / np.maximum(stats[:, 4], 1)
-        strips = huge[share[huge] >= 0.6]
-        if len(strips):
-            lut[:] = 0
-            lut[strips] = 1
-            blob = lut[labels]
-            ink[blob > 0] = 0
-            ink |= blob & ~cv2.dilate(wide & blob, np.ones((3, 3), np.uint8))
-            n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-            peeled = np.bincount(labels[blob > 0], minlength=n) > 0
-    if peeled is None:
-        peeled = np.zeros(n, bool)
+        ink[blob > 0] = 0
+        ink |= blob & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        peeled = np.bincount(labels[blob > 0], minlength=n) > 0
+    # a rank glyph touching its pip (a tight index, blur) makes one blob of the two: where a
+    # blob falls apart in two when eroded by a pixel, the two are blobs too (beside the whole);
+    # one touching a thin dark line (another card's edge) makes a blob too big or too sparse
+    # for an index: its parts after the erosion are blobs, taken as peeled (two such are
+    # never an index)
+    m, parts, pstats, pcents = cv2.connectedComponentsWithStats(
+        cv2.erode(ink, np.ones((3, 3), np.uint8)), connectivity=8)
+    if m > 1:
+        # the blob each part lies in: the label under the part's first pixel
+        flat = parts.ravel()
+        at = np.flatnonzero(flat)[::-1]
+        first = np.zeros(m, np.int64)
+        first[flat[at]] = at
+        whole = labels.ravel()[first[1:]]
+        # two parts, each a fifth of the blob or more (not bits of a thin stroke)
+        big = pstats[1:, 4] >= np.maximum(8, 0.2 * stats[whole, 4])
+        split = big & (np.bincount(whole[big], minlength=n)[whole] == 2)
+        huge = ~_glyph_like(stats[whole], side)
+        split |= huge
+        if split.any():
+            grown = pstats[1:][split].copy()   # the part's box, as before the erosion
+            grown[:, :2] -= 1
+            grown[:, 2:4] += 2
+            stats = np.vstack([stats, grown])
+            cents = np.vstack([cents, pcents[1:][split]])
+            peeled = np.concatenate([peeled, peeled[whole[split]] | huge[split]])
     stats, cents, peeled = stats[1:], cents[1:], peeled[1:]
+    keep = _glyph_like(stats, side)
+    return stats[keep], cents[keep], peeled[keep]
+
+
+def _glyph_like(stats, side):
+    """Which blobs (rows of x, y, w, h, area) could be a glyph or a pip of an index in a
+    photo ``side`` pixels wide: not too small, too large or too sparse."""
+    import numpy as np
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     big = np.maximum(bw, bh)
-    keep = ((big >= 6) & (big <= side * 0.06) & (area >= 12)
+    return ((big >= 6) & (big <= side * 0.06) & (area >= 12)
             & (area >= 0.15 * bw * bh) & (np.minimum(bw, bh) >= 2))
-    return stats[keep], cents[keep], peeled[keep]
 
 
 def _pairs(stats, cents, peeled=None):

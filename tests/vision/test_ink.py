@@ -58,3 +58,25 @@ def test_two_blobs_peeled_off_the_table_are_not_paired():
     assert len(_pairs(stats, cents, np.array([False, False]))[0]) == 2
     assert len(_pairs(stats, cents, np.array([True, False]))[0]) == 2
     assert len(_pairs(stats, cents, np.array([True, True]))[0]) == 0
+
+
+def _touching_index(gap):
+    """An "8" and a diamond pip under it, the pip's top corner ``gap`` pixels below the
+    glyph's baseline (2: the camera's blur joins them, as in a tight index), red on a card
+    filling the photo."""
+    img = np.full((1000, 1500, 3), PAPER, np.uint8)
+    cv2.putText(img, "8", (300, 300), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (200, 20, 40), 3)
+    top = 302 + gap
+    diamond = np.array([(313, top), (325, top + 14), (313, top + 28), (301, top + 14)])
+    cv2.fillPoly(img, [diamond.astype(np.int32)], (200, 20, 40))
+    return cv2.GaussianBlur(img, (3, 3), 0.8)
+
+
+@pytest.mark.parametrize("gap", [8, 2])
+def test_a_rank_glyph_touching_its_pip_still_gives_the_pair(gap):
+    stats, cents, peeled = ink_components(_touching_index(gap))
+    glyph = [i for i, c in enumerate(cents) if abs(c[0] - 313) < 6 and abs(c[1] - 287) < 6]
+    pip = [i for i, c in enumerate(cents) if abs(c[0] - 313) < 6 and abs(c[1] - 316 - gap) < 6]
+    assert glyph and pip
+    pi, rj = _pairs(stats, cents, peeled)
+    assert any(p in pip and r in glyph for p, r in zip(pi, rj, strict=True))
