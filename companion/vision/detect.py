@@ -24,6 +24,8 @@ class Candidates:
     rank_id: object  # (n,) component index of the rank glyph
     features: object  # (n, F) float32
     comp_boxes: object  # (m, 4) x, y, w, h of every component
+    peeled: object = None  # (m,) whether each component came free of a larger blob
+    #                        (peeled off a strip of table, or a part of a blob too big)
 
 
 def min_channel(rgb):
@@ -220,4 +222,4 @@ def candidates(rgb) -> Candidates:
         F = features(g, c)
     else:
         F = np.zeros((0, 1), np.float32)
-    return Candidates(P, R, pi, rj, F, stats[:, :4])
+    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled)

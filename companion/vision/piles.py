@@ -497,6 +497,10 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
                     x = sum(xs[i] for i in col) / len(col)
                     if max(ys[i] for i in col) <= _at(row_line, x) + low and col[0] not in top:
                         top += col
+            # the heads' line once more, without the columns found to lie in the top row
+            in_top = set(top)
+            heads = [(xs[col[b]], ys[col[b]]) for col, b in cols if col[b] not in in_top]
+            head_line = _line_fit(heads) if heads else head_line
         bottom: list[int] = []
         if v.key == "golf" and "w" in names:  # Golf's waste lies apart, below the columns
             ymax = max(ys)
@@ -511,7 +515,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         pitch = min(steps) if steps else 1.0
         near = sorted(st for st in steps if st < 1.5 * pitch)
         pitch = near[len(near) // 2] if near else pitch
-        numbers = _column_numbers(centres, pitch) if steps else [0] * len(centres)
+        numbers = _column_numbers(centres, pitch, len(tabs)) if steps else [0] * len(centres)
         last = max(numbers, default=0)
         grid = _Grid(centres, numbers, pitch) if steps else None
         out.room = max(0, len(tabs) - 1 - last - shift) if groups else 0
@@ -560,19 +564,30 @@ CASCADE_GAP = 6.0
 """Most index sizes between the indices of two cards cascaded one on the other."""
 
 
-def _column_numbers(centres, pitch) -> list[int]:
+def _column_numbers(centres, pitch, most: int) -> list[int]:
     """Each column's number (the first 0) from the steps between the columns' centres, left
     to right: a step of about two of its neighbours' is an empty column between. Each step is
-    measured against its neighbours (``pitch`` where it has none), not against one pitch for
-    the photo: a perspective not wholly undone leaves the columns on one side further apart
-    (up to twice as far in a steep photo)."""
+    measured against the steps near it (two either side) that span one column by the photo's
+    ``pitch``, not against that pitch: a perspective not wholly undone leaves the columns on
+    one side further apart (up to twice as far in a steep photo). Where that numbers more
+    columns than the game's ``most``, the pitch was one short step (a false reading beside a
+    column): the median step is tried instead."""
     import statistics
     steps = [b - a for a, b in itertools.pairwise(centres)]
-    numbers = [0]
-    for k, st in enumerate(steps):
-        near = [steps[j] for j in range(max(0, k - 2), min(len(steps), k + 3))
-                if j != k and steps[j] > 4.0]
-        numbers.append(numbers[-1] + round(st / (statistics.median(near) if near else pitch)))
+
+    def numbered(pitch):
+        numbers = [0]
+        for k, st in enumerate(steps):
+            # the step and its neighbours that span one column, as the pitch says
+            one = [steps[j] for j in range(max(0, k - 2), min(len(steps), k + 3))
+                   if 0.6 * pitch <= steps[j] <= 1.5 * pitch]
+            numbers.append(numbers[-1] + round(st / statistics.median(one or [pitch])))
+        return numbers
+    numbers = numbered(pitch)
+    if numbers[-1] >= most:
+        other = numbered(statistics.median(st for st in steps if st > 4.0))
+        if other[-1] < numbers[-1]:
+            return other
     return numbers
 
 

@@ -80,3 +80,28 @@ def test_a_rank_glyph_touching_its_pip_still_gives_the_pair(gap):
     assert glyph and pip
     pi, rj = _pairs(stats, cents, peeled)
     assert any(p in pip and r in glyph for p, r in zip(pi, rj, strict=True))
+
+
+class _Sure:
+    """A stand-in for the model: every candidate reads as the king of hearts, at ``p`` in
+    each head (no "not an index" at all)."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def predict(self, features):
+        n = len(features)
+        pr = np.full((n, 14), (1 - self.p) / 13, np.float32)
+        ps = np.full((n, 5), (1 - self.p) / 4, np.float32)
+        pr[:, 12], ps[:, 1], pr[:, 13], ps[:, 4] = self.p, self.p, 0.0, 0.0
+        return pr, ps
+
+
+@pytest.mark.parametrize("p, read", [(0.99, True), (0.9, False)])
+def test_an_index_with_a_glyph_peeled_off_the_table_is_read_only_when_sure(p, read):
+    from companion.cards import Card
+    from companion.vision.read import read_cards
+    dets = read_cards(_card_on_table(296), _Sure(p))
+    here = [d for d in dets if abs(d.x - 316) < 25 and abs(d.y - 265) < 30]
+    assert bool(here) == read
+    assert all(d.code == Card.parse("Kh").code for d in here)

@@ -187,3 +187,39 @@ def test_columns_numbered_where_a_steep_photo_leaves_them_ever_closer(empty):
     got = _piles(map_piles(dets, "klondike"))
     want = {f"t{i + 1}": col for i, col in enumerate(cols) if i != empty}
     assert got == want
+
+
+def test_a_waste_fan_over_empty_columns_is_not_taken_for_a_column_head():
+    # a photo at an angle, three columns (t3, t4, t6): the waste's top card, over no column,
+    # is a column of its own until it is found to lie in the top row; the line of the heads
+    # is then drawn without it, and its fan's lower indices (index at the top right: the
+    # cards under it show their bottom-left corners) are looked for below it, above the heads
+    def twin(text, x, y):
+        d = _det(text, x, y)
+        d.other, d.corners = (x - 5 * SIZE, y + 6 * SIZE, (0.0, 1.0)), 2
+        return d
+    cols = [[], [], ["9h"], ["8c"], [], ["10d"], []]
+    dets = _columns(cols, shear=25.0)
+    dets[0] = twin("9h", dets[0].x, dets[0].y)
+    qx, qy = 100 + 1.3 * PITCH, 400 - 14 * SIZE + 25.0 * 1.3
+    dets.append(twin("Qh", qx, qy))
+    for k, t in enumerate(["8s", "3d"], start=1):
+        dets.append(_det(t, qx - 5 * SIZE - 1.2 * SIZE * k, qy + 6 * SIZE, up=(0.0, 1.0)))
+    got = _piles(map_piles(dets, "klondike"))
+    assert got["w"] == ["3d", "8s", "Qh"]
+    assert got["t3"] == ["9h"] and got["t4"] == ["8c"] and got["t6"] == ["10d"]
+
+
+def test_with_three_columns_a_step_twice_the_other_is_an_empty_column_between():
+    cols = [["Kc"], ["5c", "4d"], [], ["Qs", "Jd"], [], [], []]
+    got = _piles(map_piles(_columns(cols), "klondike"))
+    assert got == {"t1": ["Kc"], "t2": ["5c", "4d"], "t4": ["Qs", "Jd"]}
+
+
+def test_a_stray_reading_beside_the_last_column_does_not_renumber_the_columns():
+    # a false reading on a card back, 0.6 of a column to the right of t7: one more group of
+    # cards than columns, its step far shorter than the others
+    cols = [["Kc"], ["5c", "4d"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
+    dets = _columns(cols) + [_det("6s", 100 + 6.6 * PITCH, 400 - STEP)]
+    got = _piles(map_piles(dets, "klondike"))
+    assert all(got[f"t{i + 1}"] == col for i, col in enumerate(cols))
