@@ -24,6 +24,8 @@ class Candidates:
     rank_id: object  # (n,) component index of the rank glyph
     features: object  # (n, F) float32
     comp_boxes: object  # (m, 4) x, y, w, h of every component
+    peeled: object = None  # (m,) whether each component came free of a larger blob
+    #                        (peeled off a strip of table, or a part of a blob too big)
 
 
 def min_channel(rgb):
@@ -33,7 +35,8 @@ def min_channel(rgb):
 
 
 def ink_components(rgb, mn=None):
-    """Stats of ink blobs (darker than their local paper): (m, 5) x, y, w, h, area and centres."""
+    """Stats of ink blobs (darker than their local paper): (m, 5) x, y, w, h, area; centres;
+    and whether each was peeled off a strip of table (see below)."""
     import cv2
     import numpy as np
     if mn is None:
@@ -48,17 +51,71 @@ def ink_components(rgb, mn=None):
     bgf = bg.astype(np.int16)
     diff = bgf - mn.astype(np.int16)
     ink = ((diff > np.maximum(28, bgf // 4)) & (bg > 70)).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    stats, cents = stats[1:], cents[1:]
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     side = max(h, w)
+    huge = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > side * 0.06) + 1
+    peeled = np.zeros(n, bool)
+    if len(huge):
+        # a glyph printed close to the card's edge touches the strip of dark table along
+        # that edge (darker than the paper next to it) and joins it in one blob too big for
+        # an index: the blob's wide stretches (what an opening wider than a small glyph's
+        # stroke keeps) are peeled off, freeing the glyph. What is left of such blobs is
+        # marked: bits of a card back's pattern come free too, and two such bits are never
+        # taken for an index (:func:`_pairs`)
+        lut = np.zeros(n, np.uint8)
+        lut[huge] = 1
+        blob = lut[labels]
+        k = max(3, round(side / 250))
+        wide = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
+                                cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        ink[blob > 0] = 0
+        ink |= blob & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        peeled = np.bincount(labels[blob > 0], minlength=n) > 0
+    # a rank glyph touching its pip (a tight index, blur) makes one blob of the two: where a
+    # blob falls apart in two when eroded by a pixel, the two are blobs too (beside the whole);
+    # one touching a thin dark line (another card's edge) makes a blob too big or too sparse
+    # for an index: its parts after the erosion are blobs, taken as peeled (two such are
+    # never an index)
+    m, parts, pstats, pcents = cv2.connectedComponentsWithStats(
+        cv2.erode(ink, np.ones((3, 3), np.uint8)), connectivity=8)
+    if m > 1:
+        # the blob each part lies in: the label under the part's first pixel
+        flat = parts.ravel()
+        at = np.flatnonzero(flat)[::-1]
+        first = np.zeros(m, np.int64)
+        first[flat[at]] = at
+        whole = labels.ravel()[first[1:]]
+        # two parts, each a fifth of the blob or more (not bits of a thin stroke)
+        big = pstats[1:, 4] >= np.maximum(8, 0.2 * stats[whole, 4])
+        split = big & (np.bincount(whole[big], minlength=n)[whole] == 2)
+        huge = ~_glyph_like(stats[whole], side)
+        split |= huge
+        if split.any():
+            grown = pstats[1:][split].copy()   # the part's box, as before the erosion
+            grown[:, :2] -= 1
+            grown[:, 2:4] += 2
+            stats = np.vstack([stats, grown])
+            cents = np.vstack([cents, pcents[1:][split]])
+            peeled = np.concatenate([peeled, peeled[whole[split]] | huge[split]])
+    stats, cents, peeled = stats[1:], cents[1:], peeled[1:]
+    keep = _glyph_like(stats, side)
+    return stats[keep], cents[keep], peeled[keep]
+
+
+def _glyph_like(stats, side):
+    """Which blobs (rows of x, y, w, h, area) could be a glyph or a pip of an index in a
+    photo ``side`` pixels wide: not too small, too large or too sparse."""
+    import numpy as np
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     big = np.maximum(bw, bh)
-    keep = ((big >= 6) & (big <= side * 0.06) & (area >= 12)
+    return ((big >= 6) & (big <= side * 0.06) & (area >= 12)
             & (area >= 0.15 * bw * bh) & (np.minimum(bw, bh) >= 2))
-    return stats[keep], cents[keep]
 
 
-def _pairs(stats, cents):
+def _pairs(stats, cents, peeled=None):
+    """(pip, rank glyph) component pairs close enough and alike enough in size to be an index;
+    not two blobs both ``peeled`` off a strip of table (bits of a card back's border)."""
     import numpy as np
     size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
     n = len(size)
@@ -84,6 +141,8 @@ def _pairs(stats, cents):
             si, sj = size[i], size[near]
             ok = ((near != i) & (d >= 0.45 * np.maximum(si, sj)) & (d <= 1.9 * np.maximum(si, sj))
                   & (si <= 1.7 * sj) & (si >= 0.35 * sj))
+            if peeled is not None and peeled[i]:
+                ok &= ~peeled[near]
             for j in near[ok]:
                 pi.append(i)
                 rj.append(j)
@@ -155,12 +214,12 @@ def features(g, c):
 def candidates(rgb) -> Candidates:
     import numpy as np
     mn = min_channel(rgb)
-    stats, cents = ink_components(rgb, mn)
-    pi, rj = _pairs(stats, cents)
+    stats, cents, peeled = ink_components(rgb, mn)
+    pi, rj = _pairs(stats, cents, peeled)
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     if len(pi):
         g, c = crops(rgb, mn, P, R)
         F = features(g, c)
     else:
         F = np.zeros((0, 1), np.float32)
-    return Candidates(P, R, pi, rj, F, stats[:, :4])
+    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled)

@@ -465,30 +465,42 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         if v.key == "klondike":  # the top row (waste fan, foundations) lies apart, above
             # per column of cards (a photo at an angle shears the rows, not the columns):
             # the cards above a wide gap at the top of the column
-            whole = []
-            heads = []   # (x, y) of each column's first tableau card
+            cols = []    # (a column's indices, top to bottom; where the tableau starts)
             for g in _clusters(xs, 2.5):
                 col = sorted(g, key=lambda i: ys[i])
-                for a, b in itertools.pairwise(range(len(col))):
-                    if ys[col[b]] - ys[col[a]] > 5.0:
-                        top += col[:b]
-                        heads.append((xs[col[b]], ys[col[b]]))
-                        break
-                else:
-                    whole.append(col)
-                    heads.append((xs[col[0]], ys[col[0]]))
-            # the line of the columns' heads (sheared in a photo at an angle): a column of
-            # cards wholly above it lies in the top row (the waste fan spreads sideways)
-            head_line = _line_fit(heads)
-            for col in whole:
-                x = sum(xs[i] for i in col) / len(col)
-                if max(ys[i] for i in col) < _at(head_line, x) - 5.0:
-                    top += col
-            if top:  # and what lies about as high as the top row's cards found
-                line = max(ys[i] for i in top) + 2.0
+                cols.append((col, next((b for a, b in itertools.pairwise(range(len(col)))
+                                        if ys[col[b]] - ys[col[a]] > 5.0), 0)))
+            # the line of the columns' heads (their first tableau cards; sheared in a photo
+            # at an angle); a gap whose upper cards lie about as low as that line is a card
+            # not read in a column, not the gap below the top row
+            head_line = _line_fit([(xs[col[b]], ys[col[b]]) for col, b in cols])
+            cols = [(col, b if b and max(ys[i] for i in col[:b])
+                     < _at(head_line, xs[col[b]]) - 5.0 else 0) for col, b in cols]
+            head_line = _line_fit([(xs[col[b]], ys[col[b]]) for col, b in cols])
+            whole = [col for col, b in cols if not b]
+            for col, b in cols:
+                top += col[:b]
+            # a column of cards wholly above the heads' line lies in the top row (the waste
+            # fan spreads sideways), where no column showed the gap, that is: once one did,
+            # the top row's own height decides, since the columns' heads lie lower the more
+            # cards are face down above them (one with none can rise 5 sizes above the line)
+            if not top:
                 for col in whole:
-                    if max(ys[i] for i in col) <= line and col[0] not in top:
+                    x = sum(xs[i] for i in col) / len(col)
+                    if max(ys[i] for i in col) < _at(head_line, x) - 5.0:
                         top += col
+            if top:  # and what lies about as high as the top row's cards found (the row
+                # sheared as the heads are: along the line through them, as low as the lowest)
+                row_line = _line_fit([(xs[i], ys[i]) for i in top])
+                low = max(ys[i] - _at(row_line, xs[i]) for i in top) + 2.0
+                for col in whole:
+                    x = sum(xs[i] for i in col) / len(col)
+                    if max(ys[i] for i in col) <= _at(row_line, x) + low and col[0] not in top:
+                        top += col
+            # the heads' line once more, without the columns found to lie in the top row
+            in_top = set(top)
+            heads = [(xs[col[b]], ys[col[b]]) for col, b in cols if col[b] not in in_top]
+            head_line = _line_fit(heads) if heads else head_line
         bottom: list[int] = []
         if v.key == "golf" and "w" in names:  # Golf's waste lies apart, below the columns
             ymax = max(ys)
@@ -503,11 +515,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         pitch = min(steps) if steps else 1.0
         near = sorted(st for st in steps if st < 1.5 * pitch)
         pitch = near[len(near) // 2] if near else pitch
-        x0 = centres[0] if centres else 0.0
-        last = max((round((cx - x0) / pitch) if steps else 0 for cx in centres), default=0)
+        numbers = _column_numbers(centres, pitch, len(tabs)) if steps else [0] * len(centres)
+        last = max(numbers, default=0)
+        grid = _Grid(centres, numbers, pitch) if steps else None
         out.room = max(0, len(tabs) - 1 - last - shift) if groups else 0
-        for g, cx in zip(groups, centres, strict=True):
-            c = (round((cx - x0) / pitch) if steps else 0) + shift
+        for g, number in zip(groups, numbers, strict=True):
+            c = number + shift
             if c >= len(tabs):
                 out.unplaced.extend(upright[i] for i in g)
                 continue
@@ -520,14 +533,17 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         if top and tab:
             # cards of a fan seen by their other corner (an index at top-right shows its
             # bottom-left corner when fanned to the right): upside down, under the top row
-            lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + 9.0
+            # (as far below as a card's lower index lies from its upper one, or 9 sizes)
+            offset = _corner_offset(dets, up)
+            tall = max(9.0, abs(offset[1]) + 1.5) if offset else 9.0
+            lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
             for d, (fx, fy) in zip(flipped, _frame(flipped, up, unit), strict=True):
                 if lo <= fy <= min(hi, _at(head_line, fx) - 1.0):
                     row.append((fx, d, "w"))   # only the waste fans out in the top row
                     out.unplaced.remove(d)
         for fx, d, *pile in sorted(row, key=lambda t: t[0]):
-            c = (math.floor((fx - x0) / pitch + 0.3) if steps else 0) + shift
+            c = (math.floor(grid.column(fx) + 0.3) if grid else 0) + shift
             target = pile[0] if pile else _top_row_pile(v.key, c, names)
             if target:
                 _put(out, target, d, names)
@@ -536,7 +552,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         for i in sorted(bottom, key=lambda i: xs[i]):  # the waste fan, left to right
             _put(out, "w", upright[i], names)
         if v.key == "klondike" and tab:
-            _place_flipped(out, dets, up, unit, (x0, pitch if steps else 0.0, shift),
+            _place_flipped(out, dets, up, unit, grid, shift,
                            head_line, tabs, names)
     else:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
@@ -548,31 +564,72 @@ CASCADE_GAP = 6.0
 """Most index sizes between the indices of two cards cascaded one on the other."""
 
 
-def _place_flipped(out, dets, up, unit, grid, head_line, tabs, names):
+def _column_numbers(centres, pitch, most: int) -> list[int]:
+    """Each column's number (the first 0) from the steps between the columns' centres, left
+    to right: a step of about two of its neighbours' is an empty column between. Each step is
+    measured against the steps near it (two either side) that span one column by the photo's
+    ``pitch``, not against that pitch: a perspective not wholly undone leaves the columns on
+    one side further apart (up to twice as far in a steep photo). Where that numbers more
+    columns than the game's ``most``, the pitch was one short step (a false reading beside a
+    column): the median step is tried instead."""
+    import statistics
+    steps = [b - a for a, b in itertools.pairwise(centres)]
+
+    def numbered(pitch):
+        numbers = [0]
+        for k, st in enumerate(steps):
+            # the step and its neighbours that span one column, as the pitch says
+            one = [steps[j] for j in range(max(0, k - 2), min(len(steps), k + 3))
+                   if 0.6 * pitch <= steps[j] <= 1.5 * pitch]
+            numbers.append(numbers[-1] + round(st / statistics.median(one or [pitch])))
+        return numbers
+    numbers = numbered(pitch)
+    if numbers[-1] >= most:
+        other = numbered(statistics.median(st for st in steps if st > 4.0))
+        if other[-1] < numbers[-1]:
+            return other
+    return numbers
+
+
+class _Grid:
+    """Where the tableau's columns lie across the frame: a column's number at any x, from
+    the columns found (their centres and numbers; a photo's perspective, not wholly undone,
+    can leave the columns further apart on one side), and past either end, the step there
+    (``pitch`` with one column)."""
+
+    def __init__(self, centres, numbers, pitch):
+        self.marks = []
+        for cx, c in zip(centres, numbers, strict=True):
+            if not self.marks or c > self.marks[-1][1]:
+                self.marks.append((cx, c))
+        ends = (self.marks[:2], self.marks[-2:])
+        self.steps = [(m[1][0] - m[0][0]) / (m[1][1] - m[0][1]) if len(m) == 2 else pitch
+                      for m in ends]
+
+    def column(self, x) -> float:
+        (a, i), (b, j) = self.marks[0], self.marks[-1]
+        if x <= a:
+            return i + (x - a) / self.steps[0]
+        if x >= b:
+            return j + (x - b) / self.steps[1]
+        for (a, i), (b, j) in itertools.pairwise(self.marks):
+            if x <= b:
+                return i + (j - i) * (x - a) / (b - a)
+        return j   # not reached
+
+
+def _place_flipped(out, dets, up, unit, grid, shift, head_line, tabs, names):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
     other one in this deck and photo; a lone upside-down index placed there that falls on a
     column's top card or an empty foundation, where no card was read, is put in that pile."""
-    import statistics
     from dataclasses import replace
     rx, ry = -up[1], up[0]
-    offs = []
-    for d in dets:
-        if d.other is None:
-            continue
-        if abs(d.other[0] - d.x) + abs(d.other[1] - d.y) > 1e-6:
-            fx, fy = d.other[:2]
-        else:
-            src = getattr(d, "_src", d)
-            fx, fy = src.x, src.y
-        dx, dy = d.x - fx, d.y - fy
-        offs.append(((dx * rx + dy * ry) / d.size, (dx * up[0] + dy * up[1]) / d.size))
-    if len(offs) < 2:
+    offset = _corner_offset(dets, up)
+    if offset is None:
         return
-    ox = statistics.median(o[0] for o in offs)
-    oy = statistics.median(o[1] for o in offs)
-    x0, pitch, shift = grid
-    if not pitch:
+    ox, oy = offset
+    if grid is None:
         return
 
     def frame(x, y):
@@ -584,12 +641,12 @@ def _place_flipped(out, dets, up, unit, grid, head_line, tabs, names):
         ey = u.y + (ox * ry + oy * up[1]) * u.size
         fx, fy = frame(ex, ey)
         if fy < _at(head_line, fx) - 3.0:   # the top row: an empty foundation
-            target = _top_row_pile("klondike", math.floor((fx - x0) / pitch + 0.3) + shift,
+            target = _top_row_pile("klondike", math.floor(grid.column(fx) + 0.3) + shift,
                                    names)
             if not target or not target.startswith("f") or out.piles.get(target):
                 continue
         else:
-            c = round((fx - x0) / pitch) + shift
+            c = round(grid.column(fx)) + shift
             if not 0 <= c < len(tabs):
                 continue
             target = tabs[c]
@@ -603,6 +660,28 @@ def _place_flipped(out, dets, up, unit, grid, head_line, tabs, names):
         t = replace(u, x=ex, y=ey, up=up)
         t._src = getattr(u, "_src", u)
         _put(out, target, t, names)
+
+
+def _corner_offset(dets, up):
+    """Where a card's upright index lies from its other one in this deck and photo, (right,
+    up) in index sizes, the median over the cards (turned to ``up``) whose two corners were
+    both read; None for fewer than two such cards."""
+    import statistics
+    rx, ry = -up[1], up[0]
+    offs = []
+    for d in dets:
+        if d.other is None:
+            continue
+        if abs(d.other[0] - d.x) + abs(d.other[1] - d.y) > 1e-6:
+            fx, fy = d.other[:2]
+        else:
+            src = getattr(d, "_src", d)
+            fx, fy = src.x, src.y
+        dx, dy = d.x - fx, d.y - fy
+        offs.append(((dx * rx + dy * ry) / d.size, (dx * up[0] + dy * up[1]) / d.size))
+    if len(offs) < 2:
+        return None
+    return statistics.median(o[0] for o in offs), statistics.median(o[1] for o in offs)
 
 
 def _line_fit(pts):

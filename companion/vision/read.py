@@ -15,6 +15,10 @@ from dataclasses import dataclass, field
 
 THRESHOLD = 0.6
 OBJECTNESS = 0.5
+FREED_SURE = 0.9
+"""An index whose pip or rank glyph came free of a larger blob is read only when the model
+gives it at least this (objectness times the two heads' best): 20 held-out Gaps scenes, 8
+cards read surely wrong with it against 14 without, for 0.1 % less recall."""
 SMALL = 16.0
 """Median index size (pip-rank distance, working pixels) below which a second, finer reading is
 made: small indices merge rank and pip into one blob, or read less surely."""
@@ -96,10 +100,17 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     if deck is not None:
         pr[keep], ps[keep] = deck.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
-    order = keep[np.argsort(-score)]
+    if c.peeled is not None:
+        # a blob that came free of a larger one (a card's edge, a back's pattern) is more
+        # often a bit of a line than a glyph: an index using one is read only when sure
+        freed = c.peeled[c.pip_id[keep]] | c.peeled[c.rank_id[keep]]
+        score[freed & (score < FREED_SURE)] = -1.0
+    ranked = np.argsort(-score)
     used: set[int] = set()
     raw: list[Detection] = []
-    for i in order:
+    for k, i in zip(ranked, keep[ranked], strict=True):
+        if score[k] < 0:
+            break
         a, b = int(c.pip_id[i]), int(c.rank_id[i])
         if a in used or b in used:
             continue

@@ -145,8 +145,8 @@ def scene_samples(seed, fonts=None, extra=True):
     from .synth import make_scene
     from .train import _inside
     sc = make_scene(seed, fonts=fonts, extra=extra)
-    stats, cents = ink_components(sc.image)
-    pi, rj = _pairs(stats, cents)
+    stats, cents, peeled = ink_components(sc.image)
+    pi, rj = _pairs(stats, cents, peeled)
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     code = np.full(len(P), -1, np.int32)
     for ix in sc.indices:

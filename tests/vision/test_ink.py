@@ -1,0 +1,107 @@
+"""Ink blobs (`companion.vision.detect`): the glyphs of a card's index found one by one, even
+where the index is printed so close to the card's edge that a glyph touches the dark table."""
+
+from __future__ import annotations
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+np = pytest.importorskip("numpy")
+
+from companion.vision.detect import _pairs, ink_components  # noqa: E402
+
+TABLE, PAPER = (40, 45, 70), (235, 232, 222)
+
+
+def _card_on_table(glyph_x):
+    """A 1500x1000 photo, slightly blurred as a camera's: one card on a dark table (its left
+    edge at x = 300), a black "K" glyph drawn from ``glyph_x`` (its upright stroke about 5
+    pixels further on) and a red pip under it."""
+    img = np.full((1000, 1500, 3), TABLE, np.uint8)
+    cv2.rectangle(img, (300, 200), (700, 800), PAPER, -1)
+    cv2.putText(img, "K", (glyph_x, 260), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 25), 2)
+    cv2.circle(img, (318, 290), 9, (200, 20, 40), -1)
+    return cv2.GaussianBlur(img, (5, 5), 1.2)
+
+
+def _glyph_blob(img):
+    stats, cents, peeled = ink_components(img)
+    near = [(s, c, p) for s, c, p in zip(stats, cents, peeled, strict=True)
+            if 295 <= c[0] <= 345 and 215 <= c[1] <= 265]
+    return near
+
+
+def test_a_glyph_clear_of_the_card_edge_is_a_blob_of_its_own():
+    [(s, c, peeled)] = _glyph_blob(_card_on_table(310))
+    assert not peeled and max(s[2], s[3]) < 60
+
+
+def test_a_glyph_touching_the_card_edge_is_peeled_off_the_table():
+    # the "K"'s upright stroke lies on the card's edge: its ink joins the strip of table
+    # darker than the paper beside it; the rest of the glyph is still found, of a glyph's
+    # size, where it was drawn
+    found = _glyph_blob(_card_on_table(296))
+    assert len(found) == 1
+    (s, c, peeled), = found
+    assert peeled and 20 <= max(s[2], s[3]) < 60
+    # and it pairs with the pip under it into a candidate index
+    stats, cents, flags = ink_components(_card_on_table(296))
+    pi, rj = _pairs(stats, cents, flags)
+    pips = [i for i, c in enumerate(cents) if abs(c[0] - 318) < 5 and abs(c[1] - 290) < 5]
+    glyph = [i for i, c in enumerate(cents) if 295 <= c[0] <= 345 and 215 <= c[1] <= 265]
+    assert any(p == pips[0] and r == glyph[0] for p, r in zip(pi, rj, strict=True))
+
+
+def test_two_blobs_peeled_off_the_table_are_not_paired():
+    stats = np.array([[0, 0, 10, 12, 80], [0, 20, 10, 12, 80]], np.int32)
+    cents = np.array([[5.0, 6.0], [5.0, 26.0]])
+    assert len(_pairs(stats, cents, np.array([False, False]))[0]) == 2
+    assert len(_pairs(stats, cents, np.array([True, False]))[0]) == 2
+    assert len(_pairs(stats, cents, np.array([True, True]))[0]) == 0
+
+
+def _touching_index(gap):
+    """An "8" and a diamond pip under it, the pip's top corner ``gap`` pixels below the
+    glyph's baseline (2: the camera's blur joins them, as in a tight index), red on a card
+    filling the photo."""
+    img = np.full((1000, 1500, 3), PAPER, np.uint8)
+    cv2.putText(img, "8", (300, 300), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (200, 20, 40), 3)
+    top = 302 + gap
+    diamond = np.array([(313, top), (325, top + 14), (313, top + 28), (301, top + 14)])
+    cv2.fillPoly(img, [diamond.astype(np.int32)], (200, 20, 40))
+    return cv2.GaussianBlur(img, (3, 3), 0.8)
+
+
+@pytest.mark.parametrize("gap", [8, 2])
+def test_a_rank_glyph_touching_its_pip_still_gives_the_pair(gap):
+    stats, cents, peeled = ink_components(_touching_index(gap))
+    glyph = [i for i, c in enumerate(cents) if abs(c[0] - 313) < 6 and abs(c[1] - 287) < 6]
+    pip = [i for i, c in enumerate(cents) if abs(c[0] - 313) < 6 and abs(c[1] - 316 - gap) < 6]
+    assert glyph and pip
+    pi, rj = _pairs(stats, cents, peeled)
+    assert any(p in pip and r in glyph for p, r in zip(pi, rj, strict=True))
+
+
+class _Sure:
+    """A stand-in for the model: every candidate reads as the king of hearts, at ``p`` in
+    each head (no "not an index" at all)."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def predict(self, features):
+        n = len(features)
+        pr = np.full((n, 14), (1 - self.p) / 13, np.float32)
+        ps = np.full((n, 5), (1 - self.p) / 4, np.float32)
+        pr[:, 12], ps[:, 1], pr[:, 13], ps[:, 4] = self.p, self.p, 0.0, 0.0
+        return pr, ps
+
+
+@pytest.mark.parametrize("p, read", [(0.99, True), (0.9, False)])
+def test_an_index_with_a_glyph_peeled_off_the_table_is_read_only_when_sure(p, read):
+    from companion.cards import Card
+    from companion.vision.read import read_cards
+    dets = read_cards(_card_on_table(296), _Sure(p))
+    here = [d for d in dets if abs(d.x - 316) < 25 and abs(d.y - 265) < 30]
+    assert bool(here) == read
+    assert all(d.code == Card.parse("Kh").code for d in here)
