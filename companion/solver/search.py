@@ -1043,10 +1043,9 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         moved off one by one, each onto the first tableau pile that takes it, then that card
         sent up: one step where single moves need several positions."""
         out = []
-        piles = work.piles
         gen_from = work.engine.gen_from  # the moves off pile i, all that is looked at
         for i in T:
-            p = piles[i]
+            p = work.piles[i]   # (as it is here: a push and its pop leave a new list)
             # the shallowest wanted card of the pile, under d cards
             d = next((d for d in range(1, min(4, len(p) - work.down[i]))
                       if p[-1 - d] in need), 0)
