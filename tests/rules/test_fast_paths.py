@@ -11,19 +11,25 @@ from companion.rules import deal, variant_keys
 from companion.rules.engine import MOVE
 
 
+def _walk(pos, rng, steps=120):
+    """The positions of a random game from ``pos`` (each with its legal moves), till it is
+    won or blocked."""
+    for _ in range(steps):
+        moves = pos.raw_moves()
+        yield pos, moves
+        if not moves or pos.is_won():
+            return
+        pos.push_raw(rng.choice(moves))
+
+
 @pytest.mark.parametrize("key", variant_keys())
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
 def test_moves_from_one_pile_match_the_full_generator(key, seed, rng):
-    pos = deal(key, seed)
-    eng = pos.engine
-    for _ in range(120):
-        moves = pos.raw_moves()
-        for i in eng.T:
-            assert eng.gen_from(pos, i) == [m for m in moves if m[0] == MOVE and m[1] == i]
-        if not moves or pos.is_won():
-            break
-        pos.push_raw(rng.choice(moves))
+    for pos, moves in _walk(deal(key, seed), rng):
+        for i in pos.engine.T:
+            assert pos.engine.gen_from(pos, i) == [m for m in moves
+                                                   if m[0] == MOVE and m[1] == i]
 
 
 @pytest.mark.parametrize("key", variant_keys())
@@ -32,14 +38,9 @@ def test_moves_from_one_pile_match_the_full_generator(key, seed, rng):
 def test_tableau_moves_lift_the_units_the_engine_names(key, seed, rng):
     # The generator finds the run on top of a pile by itself (no call per pile); the units it
     # moves are the ones Engine.units names, which the refusal reasons rely on.
-    pos = deal(key, seed)
-    eng = pos.engine
-    for _ in range(120):
-        moves = pos.raw_moves()
+    for pos, moves in _walk(deal(key, seed), rng):
+        eng = pos.engine
         for kind, a, n, b in moves:
             if kind == MOVE and a in eng.Tset and b in eng.Tset:
                 sizes = eng.space_units(pos, a) if not pos.piles[b] else eng.units(pos, a)
                 assert n in tuple(sizes)
-        if not moves or pos.is_won():
-            break
-        pos.push_raw(rng.choice(moves))
