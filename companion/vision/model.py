@@ -61,6 +61,17 @@ def write_sums(out, names):
             f.write(f"{digest}  {name}\n")
 
 
+def save_checked(out, net, meta, net_file, meta_file):
+    """Write an OpenCV ``ANN_MLP`` and its JSON meta into ``out`` and their lines of
+    ``SHA256SUMS`` (the other files' kept): what :func:`load_checked` reads back."""
+    import json
+    os.makedirs(out, exist_ok=True)
+    net.save(os.path.join(out, net_file))
+    with open(os.path.join(out, meta_file), "w", encoding="utf-8") as f:
+        json.dump(meta, f)
+    write_sums(out, (net_file, meta_file))
+
+
 def load_checked(model_dir, net_file, meta_file, sums):
     """(network, meta) of an OpenCV ``ANN_MLP`` file and its JSON beside it in ``model_dir``,
     each checked against ``sums`` first (:func:`read_sums`); a clear error otherwise."""

@@ -530,11 +530,11 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
             out.problems.append(f"found {len(groups)} columns of cards; {v.name} has "
                                 f"{len(tabs)} tableau piles")
         row: list = [(xs[i], upright[i]) for i in top]
+        offset = _corner_offset(dets, up)
         if top and tab:
             # cards of a fan seen by their other corner (an index at top-right shows its
             # bottom-left corner when fanned to the right): upside down, under the top row
             # (as far below as a card's lower index lies from its upper one, or 9 sizes)
-            offset = _corner_offset(dets, up)
             tall = max(9.0, abs(offset[1]) + 1.5) if offset else 9.0
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
@@ -552,8 +552,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         for i in sorted(bottom, key=lambda i: xs[i]):  # the waste fan, left to right
             _put(out, "w", upright[i], names)
         if v.key == "klondike" and tab:
-            _place_flipped(out, dets, up, unit, grid, shift,
-                           head_line, tabs, names)
+            _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names)
     else:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
         out.unplaced.extend(upright)
@@ -618,14 +617,13 @@ class _Grid:
         return j   # not reached
 
 
-def _place_flipped(out, dets, up, unit, grid, shift, head_line, tabs, names):
+def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
-    other one in this deck and photo; a lone upside-down index placed there that falls on a
+    other one in this deck and photo (``offset``, :func:`_corner_offset`); a lone upside-down index placed there that falls on a
     column's top card or an empty foundation, where no card was read, is put in that pile."""
     from dataclasses import replace
     rx, ry = -up[1], up[0]
-    offset = _corner_offset(dets, up)
     if offset is None:
         return
     ox, oy = offset

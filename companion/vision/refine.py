@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 
 REFINE_FILE = "cards-refine.yml.gz"
@@ -195,12 +194,8 @@ def main(argv=None):
           "suit_acc": float((qs.argmax(1) == Sv).mean()), "n": len(Fv)}
     meta["validation"] = ev
     print(f"trained in {t2 - t1:.0f} s; validation: {json.dumps(ev)}", flush=True)
-    os.makedirs(a.out, exist_ok=True)
-    net.save(os.path.join(a.out, REFINE_FILE))
-    with open(os.path.join(a.out, REFINE_META), "w", encoding="utf-8") as f:
-        json.dump(meta, f)
-    from .model import write_sums
-    write_sums(a.out, (REFINE_FILE, REFINE_META))
+    from .model import save_checked
+    save_checked(a.out, net, meta, REFINE_FILE, REFINE_META)
     print(f"wrote {a.out}/{REFINE_FILE}, {REFINE_META}, SHA256SUMS; total "
           f"{time.time() - t0:.0f} s; {int(np.prod(F.shape))} feature values")
     return 0

@@ -114,7 +114,7 @@ def evaluate(net, meta, F, R, S):
 def main(argv=None):
     import cv2
 
-    from .model import META_FILE, MODEL_FILE, SUMS_FILE, write_sums
+    from .model import META_FILE, MODEL_FILE, SUMS_FILE, save_checked
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=400)
     ap.add_argument("--val-scenes", type=int, default=40)
@@ -148,11 +148,7 @@ def main(argv=None):
     ev = evaluate(net, meta, Fv, Rv, Sv)
     meta["validation"] = ev
     print(f"trained in {t2 - t1:.0f} s; validation: {json.dumps(ev)}", flush=True)
-    os.makedirs(a.out, exist_ok=True)
-    net.save(os.path.join(a.out, MODEL_FILE))
-    with open(os.path.join(a.out, META_FILE), "w", encoding="utf-8") as f:
-        json.dump(meta, f)
-    write_sums(a.out, (MODEL_FILE, META_FILE))   # the refiner's lines are kept
+    save_checked(a.out, net, meta, MODEL_FILE, META_FILE)   # the refiner's lines are kept
     size = os.path.getsize(os.path.join(a.out, MODEL_FILE))
     print(f"wrote {a.out}/{MODEL_FILE} ({size // 1024} KB), {META_FILE}, {SUMS_FILE}; "
           f"total {time.time() - t0:.0f} s")
