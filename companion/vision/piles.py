@@ -539,6 +539,8 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
             for d, (fx, fy) in zip(flipped, _frame(flipped, up, unit), strict=True):
+                if _foundation_seen_turned(d, offset, up, unit, grid, shift, names):
+                    continue   # left to _place_flipped: a foundation's card, not the fan's
                 if lo <= fy <= min(hi, _at(head_line, fx) - 1.0):
                     row.append((fx, d, "w"))   # only the waste fans out in the top row
                     out.unplaced.remove(d)
@@ -617,6 +619,26 @@ class _Grid:
         return j   # not reached
 
 
+def _upright_index_at(u, offset, up):
+    """Where the upright index of the card whose upside-down index ``u`` was read lies
+    (working pixels), from this deck's corner-to-corner ``offset`` (:func:`_corner_offset`)."""
+    ox, oy = offset
+    rx, ry = -up[1], up[0]
+    return (u.x + (ox * rx + oy * up[0]) * u.size, u.y + (ox * ry + oy * up[1]) * u.size)
+
+
+def _foundation_seen_turned(u, offset, up, unit, grid, shift, names) -> bool:
+    """Whether an upside-down index read in the top row belongs to a card whose upright index
+    lies over a foundation's column: that card lies on a foundation, not in the waste's fan
+    (which spreads from its own column, short of the foundations)."""
+    if offset is None or grid is None:
+        return False
+    ex, ey = _upright_index_at(u, offset, up)
+    fx = (ex * -up[1] + ey * up[0]) / unit
+    target = _top_row_pile("klondike", math.floor(grid.column(fx) + 0.3) + shift, names)
+    return bool(target) and target.startswith("f")
+
+
 def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
@@ -624,10 +646,7 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
     column's top card or an empty foundation, where no card was read, is put in that pile."""
     from dataclasses import replace
     rx, ry = -up[1], up[0]
-    if offset is None:
-        return
-    ox, oy = offset
-    if grid is None:
+    if offset is None or grid is None:
         return
 
     def frame(x, y):
@@ -635,8 +654,7 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
 
     for u in [d for d in out.unplaced if d.other is None and not d.uncertain
               and d.up[0] * up[0] + d.up[1] * up[1] < -0.5]:
-        ex = u.x + (ox * rx + oy * up[0]) * u.size
-        ey = u.y + (ox * ry + oy * up[1]) * u.size
+        ex, ey = _upright_index_at(u, offset, up)
         fx, fy = frame(ex, ey)
         if fy < _at(head_line, fx) - 3.0:   # the top row: an empty foundation
             target = _top_row_pile("klondike", math.floor(grid.column(fx) + 0.3) + shift,

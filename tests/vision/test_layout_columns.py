@@ -174,6 +174,27 @@ def test_a_waste_fan_read_by_its_lower_indices_on_tall_cards():
     assert got["w"] == ["3d", "8s", "Qh"]
 
 
+def test_a_foundation_card_read_by_its_lower_index_is_no_waste_card():
+    # indices at the top right, as in the test above; the waste shows Qh, f1 shows Ac, and
+    # f2's 3c was read only by its bottom-left corner, upside down in the top row's band
+    # below the waste, where a fanned waste card's lower index would lie
+    def twin(text, x, y):
+        d = _det(text, x, y)
+        d.other, d.corners = (x - 5 * SIZE, y + 9.5 * SIZE, (0.0, 1.0)), 2
+        return d
+    y0 = 400 - 14 * SIZE
+    cols = [["Kc"], ["5c"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
+    dets = _columns(cols)
+    dets[0] = twin("Kc", dets[0].x, dets[0].y)
+    dets.append(twin("Qh", 100 + 1.1 * PITCH, y0))
+    dets.append(twin("Ac", 100 + 3.1 * PITCH, y0))
+    fx = 100 + 4.1 * PITCH          # f2's upright index, not read
+    dets.append(_det("3c", fx - 5 * SIZE, y0 + 9.5 * SIZE, up=(0.0, 1.0)))
+    got = _piles(map_piles(dets, "klondike"))
+    assert got["w"] == ["Qh"]
+    assert got["f1"] == ["Ac"] and got["f2"] == ["3c"]
+
+
 @pytest.mark.parametrize("empty", [None, 2])
 def test_columns_numbered_where_a_steep_photo_leaves_them_ever_closer(empty):
     # perspective not undone: each step between columns 0.9 times the one before (8 index
