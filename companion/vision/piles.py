@@ -215,10 +215,15 @@ def _sure_counts(dets) -> dict[int, int]:
 def recheck_builds(out: PileReading, dets, v) -> list:
     """A card read sure that breaks the build with both its neighbours (read sure, close
     enough for no card to be missed between) is misread, not the two of them: its suit (or
-    colour) is what the model reads worst on a deck it has not seen. Its rank as read, in
-    the one suit that fits both neighbours and is not read sure elsewhere, is taken from the
-    rules (``inferred``); where no suit or several do, it is marked uncertain, never kept as
-    read. Only in variants whose face-up runs are builds (:func:`runs_are_builds`).
+    colour) is what the model reads worst on a deck it has not seen. So is a card at either
+    end of a run (on face-down cards or nothing, or the pile's last) that breaks the build
+    with its one neighbour when the photo also shows that card more often than the deck has
+    it (each reading alone could be the wrong one; together they point at this one). Its
+    rank as read, in the one suit that fits the neighbours and is not read sure elsewhere,
+    is taken from the rules (``inferred``), and the other reading of the card, left uncertain
+    as a copy too many, is sure again; where no suit or several do, it is marked uncertain,
+    never kept as read. Only in variants whose face-up runs are builds
+    (:func:`runs_are_builds`).
 
     Returns the detections changed."""
     ctx = _build_context(out, v)
@@ -226,20 +231,32 @@ def recheck_builds(out: PileReading, dets, v) -> list:
         return []
     build, piles, step = ctx
     sure = _sure_counts(dets)
+    seen: dict[int, int] = {}
+    for o in dets:
+        seen[o.code] = seen.get(o.code, 0) + 1
     done = []
     for ds in piles.values():
         for j, d in enumerate(ds):
             if d.uncertain or d.inferred is not None:
                 continue
             lower, upper = _neighbour(ds, j, j - 1, step), _neighbour(ds, j, j + 1, step)
-            if lower is None or upper is None or build.allows(lower, d.code) \
-                    or build.allows(d.code, upper):
+            if lower is None and upper is None:
                 continue
+            if (lower is not None and build.allows(lower, d.code)) \
+                    or (upper is not None and build.allows(d.code, upper)):
+                continue
+            if (lower is None and j > 0) or (upper is None and j < len(ds) - 1) \
+                    or ((lower is None or upper is None) and seen.get(d.code, 0) <= v.decks):
+                continue   # a neighbour unread or too far, or one neighbour alone
             rank = d.code % 13
             fits = [s * 13 + rank for s in range(4)
                     if s * 13 + rank != d.code and sure.get(s * 13 + rank, 0) < v.decks
-                    and build.allows(lower, s * 13 + rank) and build.allows(s * 13 + rank, upper)]
+                    and (lower is None or build.allows(lower, s * 13 + rank))
+                    and (upper is None or build.allows(s * 13 + rank, upper))]
             sure[d.code] -= 1
+            seen[d.code] -= 1
+            if lower is None or upper is None:
+                _sure_again(dets, d, sure, v)
             if len(fits) == 1:
                 why = "the only card of its rank the column's build allows" \
                     if v.tableau.layout == "columns" else \
@@ -248,12 +265,30 @@ def recheck_builds(out: PileReading, dets, v) -> list:
                 d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
                 d.code = fits[0]
                 sure[d.code] = sure.get(d.code, 0) + 1
+                seen[d.code] = seen.get(d.code, 0) + 1
             else:
                 d.uncertain = True
-                d.note = (f"{_text(d.code)} does not fit the build between {_text(lower)} and "
-                          f"{_text(upper)}")
+                if lower is not None and upper is not None:
+                    d.note = (f"{_text(d.code)} does not fit the build between {_text(lower)} "
+                              f"and {_text(upper)}")
+                elif upper is not None:
+                    d.note = f"{_text(upper)} cannot lie on {_text(d.code)}"
+                else:
+                    d.note = f"{_text(d.code)} cannot lie on {_text(lower)}"
             done.append(d)
     return done
+
+
+def _sure_again(dets, d, sure, v):
+    """The other readings of ``d``'s card left uncertain only as a copy too many are sure
+    again, as far as the deck has copies: ``d`` was the copy too many."""
+    from .read import THRESHOLD
+    for o in sorted(dets, key=lambda o: -o.confidence):
+        if o is not d and o.code == d.code and o.uncertain and o.inferred is None \
+                and o.confidence >= THRESHOLD and "more often than the deck" in o.note \
+                and sure.get(o.code, 0) < v.decks:
+            o.uncertain, o.note = False, ""
+            sure[o.code] = sure.get(o.code, 0) + 1
 
 
 def infer_from_foundations(out: PileReading, dets, v) -> list:

@@ -226,3 +226,40 @@ def test_a_card_that_fits_its_neighbours_is_kept():
     out, dets, d = _column("Qh")
     assert recheck_builds(out, dets, load_variant("klondike")) == []
     assert not d.uncertain and d.code == _c("Qh")
+
+
+def _run_on_backs(first, elsewhere=()):
+    """t7: ``first`` read sure at the bottom of its run (on face-down cards), J♣ on it;
+    t1, t2, ...: one card each of ``elsewhere``, texts read sure, or (text, note) read but
+    left uncertain."""
+    d = _det(first, 300, 400, 0.96, [("Qd", 0.03)])
+    piles = {"t7": [d, _det("Jc", 300, 440), _det("10d", 300, 480)]}
+    for k, t in enumerate(elsewhere):
+        text, note = (t, "") if isinstance(t, str) else t
+        o = _det(text, 100 + 50 * k, 400, 0.77)
+        if note:
+            o.uncertain, o.note = True, note
+        piles[f"t{k + 1}"] = [o]
+    return PileReading("klondike", piles), [x for ds in piles.values() for x in ds], d
+
+
+def test_a_run_s_first_card_read_twice_that_cannot_take_its_neighbour_is_the_misread_copy():
+    # Q♠ cannot take J♣, and Q♠ is read a second time on t1 (left uncertain there as a copy
+    # too many): this one is the misread; of the red queens Q♥ is on t1 too: Q♦. The other
+    # Q♠ is sure again.
+    from companion.vision.piles import recheck_builds
+    other = ("Qs", "Qs seen more often than the deck has it")
+    out, dets, d = _run_on_backs("Qs", elsewhere=["Qh", other])
+    assert recheck_builds(out, dets, load_variant("klondike")) == [d]
+    assert d.code == _c("Qd") and not d.uncertain
+    assert d.inferred == (_c("Qs"), 0.96, "the only card of its rank the column's build allows")
+    q = out.piles["t2"][0]
+    assert q.code == _c("Qs") and not q.uncertain
+
+
+def test_a_run_s_first_card_read_once_that_cannot_take_its_neighbour_is_kept():
+    # with one neighbour alone, either card may be the misread one: nothing is changed
+    from companion.vision.piles import recheck_builds
+    out, dets, d = _run_on_backs("Qs", elsewhere=["Qh"])
+    assert recheck_builds(out, dets, load_variant("klondike")) == []
+    assert d.code == _c("Qs") and not d.uncertain and d.inferred is None
