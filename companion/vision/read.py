@@ -185,9 +185,9 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
         twin = twins[0] if twins else None
         reads = None
         if twin is None and t.confidence < threshold:
-            # the two corners of one card read differently, neither surely: one card when
-            # they lie across the card from each other and agree once combined
-            twin, reads = _unsure_twin(t, merged, threshold)
+            # the two corners of one card read differently, this one unsurely: one card
+            # when they lie across the card from each other and agree once combined
+            twin, reads = _unsure_twin(t, merged)
         if twin is not None:
             twin.corners = 2
             if reads is None:   # the same glyph twice: no surer than its better reading
@@ -235,16 +235,18 @@ def joint_readings(a, b) -> list:
     return sorted(((c, p / total) for c, p in raw.items()), key=lambda t: -t[1])
 
 
-def _unsure_twin(t, merged, threshold):
-    """The other corner of ``t``'s card among the uncertain single corners read so far, and
-    the joint readings: a corner facing the other way, across the card from ``t`` (as far
-    across as a card's width allows, not straight along a column), whose readings both list
-    the best combined one, the best reading of one of them, which is then surer than either
-    corner alone. (None, None) if none. (Two corners read alike are merged as they are: the
-    same glyph read twice is no independent evidence.)"""
+def _unsure_twin(t, merged):
+    """The other corner of the uncertain ``t``'s card among the single corners read so far,
+    and the joint readings: a corner facing the other way, across the card from ``t`` (as
+    far across as a card's width allows, not straight along a column), whose readings both
+    list the best combined one, the best reading of one of them, which is then surer than
+    either corner alone. The other corner may be read sure (a J♥ read 99 % at one corner and
+    3♥ 57 %, J♥ 41 %, at the other is one J♥, not a J♥ and a 3♥). (None, None) if none. (Two
+    corners read alike are merged as they are: the same glyph read twice is no independent
+    evidence.)"""
     best = None
     for o in merged:
-        if o.corners != 1 or o.confidence >= threshold \
+        if o.corners != 1 \
                 or o.up[0] * t.up[0] + o.up[1] * t.up[1] >= -0.5 or not _diagonal(o, t):
             continue
         reads = joint_readings(o, t)

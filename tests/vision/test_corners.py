@@ -1,6 +1,7 @@
 """A card's two index corners (`companion.vision.read.resolve`): two corners read alike are
-one card; two read differently, neither surely, are one card when they lie across the card
-from each other and their readings combined agree, which is then surer than either."""
+one card; two read differently, one of them at least unsurely, are one card when they lie
+across the card from each other and their readings combined agree, which is then surer than
+either."""
 
 from __future__ import annotations
 
@@ -29,6 +30,21 @@ def test_two_unsure_corners_across_a_card_are_one_card_read_surer():
     [d] = resolve(_pair(100, 140))
     assert d.code == _c("Ah") and d.corners == 2 and not d.uncertain
     assert d.confidence > 0.6 and d.other is not None
+
+
+def test_an_unsure_corner_across_a_card_from_a_sure_one_that_it_lists_is_that_card():
+    # J♥ read sure at one corner; the other corner 3♥ 57 %, J♥ 41 %: one J♥, not a J♥ and a
+    # 3♥ (which, read sure elsewhere, would make this one a copy too many)
+    dets = resolve(_pair(100, 140, a=("Jh", 0.99, [("3h", 0.004)]),
+                         b=("3h", 0.57, [("Jh", 0.41), ("9h", 0.01)])))
+    [d] = dets
+    assert d.code == _c("Jh") and d.corners == 2 and not d.uncertain and d.confidence > 0.99
+
+
+def test_an_unsure_corner_across_a_card_from_a_sure_one_it_does_not_list_is_another_card():
+    dets = resolve(_pair(100, 140, a=("Jh", 0.99, [("3h", 0.004)]),
+                         b=("9c", 0.57, [("8c", 0.41)])))
+    assert len(dets) == 2
 
 
 def test_two_corners_straight_along_a_column_are_two_cards():
