@@ -20,8 +20,11 @@ HALF_WIDTH = 0.5     # half-width of the sampled band, in index sizes
 START = 0.5          # the rank glyph's centre (index sizes from the index centre)
 GAP = 1.8            # the most, in index sizes, between two backs' edges (further: the table)
 GAP_RATIO = 1.3      # ... or this times the spacing of the edges seen so far, when wider,
+SPACED_RATIO = 1.6   # ... and at most this times the spacing of backs' edges seen
 GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
 PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright (x paper)
+GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes from the index centre)
+DARK_AFTER = 0.3     # ... followed by this long a darker stretch: a back's pattern or the table
 EDGE_LIGHT = 0.5     # a back's light edge: at least this bright (x paper)
 PIP_REACH = 0.6      # paper measured from the index down to its pip (index sizes), no further
 UP_OFF = 6.0         # degrees: indices whose "up" is further off the column's fit are left out
@@ -90,13 +93,19 @@ def count_from_profile(prof, paper: float) -> int | None:
     p[np.isnan(prof[first:])] = np.nan
     light = p > 0.85 * paper
     # the face-up card's own paper above its rank glyph (the first light run long enough,
-    # ending beyond the glyph's top: the glyph may have light gaps), up to the card's top edge
+    # ending beyond the glyph's top), up to the card's top edge: past a short dark stretch
+    # (a gap in the glyph, a border line printed inside the card's edge), the paper goes on,
+    # but not far (further, the line was the card's edge and the paper another card's face)
     edge = None
     for is_light, start, n in _runs(p > PAPER_LIGHT * paper):
         if START + start * STEP > 2.0:
             break
-        if is_light and n >= 3 and START + (start + n) * STEP > 1.0:
+        if edge is None:
+            if is_light and n >= 3 and START + (start + n) * STEP > GLYPH_TOP:
+                edge = start + n
+        elif is_light and START + (start + n) * STEP <= 2.0:
             edge = start + n
+        elif is_light or n >= int(DARK_AFTER / STEP):
             break
     if edge is None:
         return None  # no paper above the index: not a readable column top
@@ -135,6 +144,10 @@ def count_from_profile(prof, paper: float) -> int | None:
                     if len(spaced) >= 2:  # evenly spaced edges: allow for their spacing
                         wide = GAP_RATIO * float(np.median(spaced))
                         gap = int(min(GAP_MAX, max(GAP, wide * STEP)) / STEP)
+                        # but not much more than between backs' edges (the first spacing,
+                        # from the face-up card's top, is often shorter): further is the
+                        # table, and past it the row above (its bottom edge, its pips)
+                        gap = min(gap, int(SPACED_RATIO * float(np.median(spaced[1:]))))
                 prev, lit, dark = k, 0, 0
         k += 1
     return count

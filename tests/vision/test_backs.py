@@ -236,3 +236,49 @@ def test_the_way_up_a_column_is_where_the_columns_meet():
     got = backs.column_up([first, second], others + [first, second])
     want = toward(250, 900)
     assert math.degrees(math.acos(min(1.0, got[0] * want[0] + got[1] * want[1]))) < 1.0
+
+
+def _run(value, length):
+    return [value] * round(length / backs.STEP)
+
+
+def _backs_and_table(n_backs, strip=1.2, band=0.3, fill=90.0, table=40.0):
+    p = []
+    for _ in range(n_backs):
+        p += _run(fill, strip - band) + _run(245.0, band)
+    return p + _run(table, backs.REACH)
+
+
+def _cut(p):
+    return np.array(p[:round(backs.REACH / backs.STEP)], np.float32)
+
+
+def test_a_card_top_right_above_its_rank_glyph_is_its_top():
+    """Little paper between the rank glyph and the card's top edge: that short light strip is
+    the card's top, not the first back's light edge (generated scenes counted 2 of 3, 5 of 2)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.5) + _run(230.0, 0.25)   # the card ends at 0.95
+    assert backs.count_from_profile(_cut(p + _backs_and_table(3)), 230.0) == 3
+
+
+def test_a_line_printed_inside_the_cards_edge_is_not_its_top():
+    """A card face with a border line near its edge (or a light gap in a small rank glyph):
+    past the short dark line the card's paper goes on to its top edge."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.4)
+    p += _run(120.0, 0.1) + _run(230.0, 0.15)                     # the line, then the paper
+    assert backs.count_from_profile(_cut(p + _backs_and_table(2)), 230.0) == 2
+    gap = _run(230.0, 0.2) + _run(60.0, 0.25) + _run(230.0, 0.25) + _run(60.0, 0.15)
+    gap += _run(230.0, 0.5)                         # a glyph with a light gap past its middle
+    assert backs.count_from_profile(_cut(gap + _backs_and_table(2)), 230.0) == 2
+
+
+def test_the_row_above_past_the_table_is_not_more_backs():
+    """Past the column's few backs, a stretch of table, then the bottom of a card of the row
+    above with its pips: further from the last back's edge than the backs are from each
+    other, so not backs (generated scenes counted 3 of 2, none for 2)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _backs_and_table(2, strip=0.9, band=0.2)[:round(1.8 / backs.STEP)]
+    p += _run(40.0, 1.3)                                          # the table
+    for _ in range(3):                                            # a face with its pips
+        p += _run(235.0, 0.4) + _run(60.0, 0.25)
+    p += _run(235.0, backs.REACH)
+    assert backs.count_from_profile(_cut(p), 230.0) == 2
