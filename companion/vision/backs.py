@@ -25,6 +25,7 @@ GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
 PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright (x paper)
 GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes from the index centre)
 DARK_AFTER = 0.3     # ... followed by this long a darker stretch: a back's pattern or the table
+TABLE_DARK = 0.5     # a stretch between edges this much darker than the first back's: the table
 EDGE_LIGHT = 0.5     # a back's light edge: at least this bright (x paper)
 PIP_REACH = 0.6      # paper measured from the index down to its pip (index sizes), no further
 UP_OFF = 6.0         # degrees: indices whose "up" is further off the column's fit are left out
@@ -139,6 +140,12 @@ def count_from_profile(prof, paper: float) -> int | None:
             if (p[k] - below >= delta and p[k] - above.min() >= delta
                     and p[k] >= EDGE_LIGHT * paper):
                 if k - prev > int(0.25 / STEP) or count == 0:
+                    q = (k - prev) // 4
+                    level = float(np.nanmedian(p[prev + q:k - q + 1]))
+                    if count == 0:
+                        pattern = level
+                    elif level < TABLE_DARK * pattern:
+                        return count   # below this edge the table, not a back's pattern
                     count += 1
                     spaced.append(k - prev)
                     if len(spaced) >= 2:  # evenly spaced edges: allow for their spacing

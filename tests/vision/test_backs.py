@@ -282,3 +282,16 @@ def test_the_row_above_past_the_table_is_not_more_backs():
         p += _run(235.0, 0.4) + _run(60.0, 0.25)
     p += _run(235.0, backs.REACH)
     assert backs.count_from_profile(_cut(p), 230.0) == 2
+
+
+def test_a_stretch_of_table_past_a_single_back_is_not_another_back():
+    """One back, then the table, far darker than the back's pattern, then the row above: a
+    light mark past the table, even at about a back's spacing, is not another back (generated
+    scenes counted 5 and 4 for 1)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _backs_and_table(1, strip=1.0, band=0.2, fill=90.0)[:round(1.0 / backs.STEP)]
+    p += _run(30.0, 1.2)                                          # the table
+    for _ in range(3):                                            # a face with its pips
+        p += _run(235.0, 0.3) + _run(60.0, 0.25)
+    p += _run(235.0, backs.REACH)
+    assert backs.count_from_profile(_cut(p), 230.0) == 1
