@@ -26,6 +26,7 @@ PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright
 GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes from the index centre)
 DARK_AFTER = 0.3     # ... followed by this long a darker stretch: a back's pattern or the table
 TABLE_DARK = 0.5     # a stretch between edges this much darker than the first back's: the table
+EVEN = 0.25          # backs' edges: each spacing within this share of their median
 EDGE_LIGHT = 0.5     # a back's light edge: at least this bright (x paper)
 PIP_REACH = 0.6      # paper measured from the index down to its pip (index sizes), no further
 UP_OFF = 6.0         # degrees: indices whose "up" is further off the column's fit are left out
@@ -125,8 +126,11 @@ def count_from_profile(prof, paper: float) -> int | None:
         dark += not light[k]
         if lit > face:
             # a card's face: past a stretch of table, the next row of the layout; right
-            # above the card read, a face-up card whose index was not read
-            return count if dark > int(0.4 / STEP) else None
+            # above the card read, a face-up card whose index was not read; past backs'
+            # evenly spaced edges (not a face's index strip), a table as light as paper
+            if dark > int(0.4 / STEP) or _even(spaced[1:]):
+                return count
+            return None
         if k - prev > gap:
             return count                       # the table
         if p[k] >= p[k - 1] and p[k] > p[k + 1]:
@@ -158,6 +162,16 @@ def count_from_profile(prof, paper: float) -> int | None:
                 prev, lit, dark = k, 0, 0
         k += 1
     return count
+
+
+def _even(spaced) -> bool:
+    """Whether successive edges (samples apart) are those of backs: two or more spacings, each
+    within a quarter of their median."""
+    if len(spaced) < 2:
+        return False
+    import numpy as np
+    m = float(np.median(spaced))
+    return all(abs(s - m) <= EVEN * m for s in spaced)
 
 
 def paper_level(mn, det) -> float:

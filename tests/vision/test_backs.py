@@ -295,3 +295,10 @@ def test_a_stretch_of_table_past_a_single_back_is_not_another_back():
         p += _run(235.0, 0.3) + _run(60.0, 0.25)
     p += _run(235.0, backs.REACH)
     assert backs.count_from_profile(_cut(p), 230.0) == 1
+
+
+def test_a_table_as_light_as_paper_past_the_backs_ends_the_column():
+    """Past backs' evenly spaced edges, a table as light as the cards' paper: the column's
+    end, not a face-up card lying above (generated scenes had none counted for 5, 1 for 5)."""
+    assert backs.count_from_profile(_profile(4, table=216.0), 230.0) == 4
+    assert backs.count_from_profile(_profile(5, table=216.0), 230.0) == 5
