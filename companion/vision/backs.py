@@ -27,6 +27,8 @@ GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes fr
 DARK_AFTER = 0.3     # ... followed by this long a darker stretch: a back's pattern or the table
 TABLE_DARK = 0.5     # a stretch between edges this much darker than the first back's: the table
 EVEN = 0.25          # backs' edges: each spacing within this share of their median
+FACE_DIM = 0.5       # a face-up card above, its index not read: at least this bright (x paper)
+FACE_VS_TABLE = 0.2  # ... and this much (x paper) brighter than beside the column
 EDGE_LIGHT = 0.5     # a back's light edge: at least this bright (x paper)
 PIP_REACH = 0.6      # paper measured from the index down to its pip (index sizes), no further
 UP_OFF = 6.0         # degrees: indices whose "up" is further off the column's fit are left out
@@ -196,7 +198,10 @@ def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None
     ``step`` (the spacing of face-up cards in a column, in index sizes): a count above
     ``dealt``, or none for a face right above, may come from a face-up card whose index was
     not read (its index strip looks like several backs' edges): counted again from where
-    that card's index would be, one ``step`` further up, the count is kept when it fits."""
+    that card's index would be, one ``step`` further up, the count is kept when it fits. So
+    is a count of 0 where what lies right above is not the table (:func:`not_table_above`:
+    a picture card, or a face in shadow, taken for a stretch of table), when backs are
+    counted from there."""
     from dataclasses import replace
     if mn is None:
         from .detect import min_channel
@@ -205,15 +210,16 @@ def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None
         det = replace(det, up=tuple(up))
     lateral = INWARD * inward(mn, det)
     n = count_from_profile(profile(mn, det, lateral=lateral), paper_level(mn, det))
-    if dealt is None or not step or (n is not None and n <= dealt):
+    if dealt is None or not step:
         return n
-    if not face_above(mn, det, step):
+    none = n == 0 and not_table_above(mn, det, step, lateral)
+    if not none and ((n is not None and n <= dealt) or not face_above(mn, det, step)):
         return n
     for k in range(1, HIDDEN + 1):
         shift = k * step * det.size
         there = replace(det, x=det.x + shift * det.up[0], y=det.y + shift * det.up[1])
         m = count_from_profile(profile(mn, there, lateral=lateral), paper_level(mn, there))
-        if m is not None and m <= dealt:
+        if m is not None and m <= dealt and (m or not none):
             return m
     return n
 
@@ -317,6 +323,25 @@ def face_up_step(piles, names) -> float | None:
         for a, b in itertools.pairwise(pile):
             gaps.append(math.hypot(a.x - b.x, a.y - b.y) / max(0.5 * (a.size + b.size), 1e-6))
     return statistics.median(gaps) if gaps else None
+
+
+def not_table_above(mn, det, step: float, lateral: float = 0.0) -> bool:
+    """Whether something lighter than the table lies right above the card whose index is
+    ``det``, one face-up ``step`` long: at least :data:`FACE_DIM` as bright as the paper, and
+    :data:`FACE_VS_TABLE` (x paper) brighter than beside the column on one side or the other
+    (past the card's edge: the table), so a picture card, or a face in shadow, whose index was
+    not read: no backs were seen there, but they may lie further up."""
+    import numpy as np
+    paper = paper_level(mn, det)
+    a, b = int(1.5 / STEP), int((step + 0.5) / STEP)
+    level = []
+    for off in (lateral, -FACE_SIDE, FACE_SIDE):
+        seg = profile(mn, det, reach=step + 1.5, lateral=off)[a:b]
+        level.append(float(np.nanmedian(seg)) if len(seg) and not np.isnan(seg).all() else
+                      float("nan"))
+    if np.isnan(level).any():
+        return False
+    return level[0] >= FACE_DIM * paper and level[0] - min(level[1:]) >= FACE_VS_TABLE * paper
 
 
 def face_above(mn, det, step: float) -> bool:

@@ -148,13 +148,16 @@ def _index(img, y, value=30):
     img[int(y + 0.5 * S - 6):int(y + 0.5 * S + 6), x - 6:x + 6] = value
 
 
-def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=90, aside=0):
+def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=90, aside=0,
+            hidden_paper=None, row_above=None):
     """A photo of one column (min(R, G, B) as grey): the face-up card whose index is read at
     DET; with ``hidden``, a face-up card above it whose index is not read, one face-up step
     (2.4 index sizes) up; then ``n_backs`` backs, 0.45 of that step apart, each with a light
     margin at its top; then the table. ``further``: the card's paper below its index (light
     that is not even). ``aside``: the backs lie that many pixels to the right of the card
-    read."""
+    read. ``hidden_paper``: the hidden card's face this bright (a picture, a shadow), its
+    index not drawn. ``row_above``: a card of the row above, its bottom edge that many index
+    sizes above the column's top, with pips."""
     img = np.full((600, 220), 40, np.uint8)
     x0, x1 = CARD
     top = int(DET[1] - 1.3 * S)
@@ -164,8 +167,9 @@ def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=9
     _index(img, DET[1])
     if hidden:
         y = DET[1] - 2.4 * S
-        img[int(y - 1.3 * S):top - 1, x0:x1] = paper
-        _index(img, y)
+        img[int(y - 1.3 * S):top - 1, x0:x1] = paper if hidden_paper is None else hidden_paper
+        if hidden_paper is None:
+            _index(img, y)
         top = int(y - 1.3 * S)
     img[top - 1:top + 1, x0:x1] = 60                   # a card's edge
     h = 0.45 * 2.4 * S
@@ -174,6 +178,11 @@ def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=9
         y1 = top - k * h
         img[int(y1 - h):int(y1) - 1, x0:x1] = fill
         img[int(y1 - h):int(y1 - h + 5), x0:x1] = margin
+    if row_above is not None:
+        bottom = int(top - n_backs * h - row_above * S)
+        img[:bottom, x0:x1] = paper
+        for k in range(1, 6):                                  # its pips
+            img[bottom - int(k * 1.2 * S) - 6:bottom - int(k * 1.2 * S) + 6, 50:110] = 30
     return np.repeat(img[:, :, None], 3, axis=2)
 
 
@@ -302,3 +311,21 @@ def test_a_table_as_light_as_paper_past_the_backs_ends_the_column():
     end, not a face-up card lying above (generated scenes had none counted for 5, 1 for 5)."""
     assert backs.count_from_profile(_profile(4, table=216.0), 230.0) == 4
     assert backs.count_from_profile(_profile(5, table=216.0), 230.0) == 5
+
+
+def test_backs_above_a_picture_card_whose_index_was_not_read():
+    """A face-up card lies between the card read and the backs, its index not read, and its
+    face dimmer than paper (a picture card, or in shadow), so it looks like no backs and then
+    a stretch of table: the backs above it are counted (generated scenes had none for 4, 3)."""
+    rgb = _column(3, hidden=True, hidden_paper=150)
+    assert backs.count_backs(rgb, _read(), dealt=3, step=2.4) == 3
+
+
+def test_no_backs_then_the_table_and_the_row_above_are_none():
+    """No backs left above the column's first face-up card: the table, then (further up) a
+    card of the row above, whose pips are not backs, from the card read or one step up."""
+    rgb = _column(0, row_above=1.5)
+    assert backs.count_backs(rgb, _read(), dealt=3, step=2.4) == 0
+    light = _column(0, row_above=1.5)
+    light[light == 40] = 160                                      # a light table
+    assert backs.count_backs(light, _read(), dealt=3, step=2.4) == 0
