@@ -130,7 +130,7 @@ def count_from_profile(prof, paper: float) -> int | None:
             # a card's face: past a stretch of table, the next row of the layout; right
             # above the card read, a face-up card whose index was not read; past backs'
             # evenly spaced edges (not a face's index strip), a table as light as paper
-            if dark > int(0.4 / STEP) or _even(spaced[1:]):
+            if dark > int(0.4 / STEP) or _even(spaced):
                 return count
             return None
         if k - prev > gap:
@@ -167,13 +167,14 @@ def count_from_profile(prof, paper: float) -> int | None:
 
 
 def _even(spaced) -> bool:
-    """Whether successive edges (samples apart) are those of backs: two or more spacings, each
-    within a quarter of their median."""
-    if len(spaced) < 2:
+    """Whether edges ``spaced`` samples apart (the first from the face-up card's top) are
+    backs': past the first, two or more spacings, each within :data:`EVEN` of their median,
+    and the first not much longer (it is often shorter: the card's top is not a light edge)."""
+    if len(spaced) < 3:
         return False
     import numpy as np
-    m = float(np.median(spaced))
-    return all(abs(s - m) <= EVEN * m for s in spaced)
+    m = float(np.median(spaced[1:]))
+    return spaced[0] <= 1.5 * m and all(abs(s - m) <= EVEN * m for s in spaced[1:])
 
 
 def paper_level(mn, det) -> float:

@@ -329,3 +329,15 @@ def test_no_backs_then_the_table_and_the_row_above_are_none():
     light = _column(0, row_above=1.5)
     light[light == 40] = 160                                      # a light table
     assert backs.count_backs(light, _read(), dealt=3, step=2.4) == 0
+
+
+def test_pips_past_a_long_stretch_of_table_are_not_backs():
+    """No backs: past the card's top, a stretch of table longer than backs are apart,
+    then a card of the row above whose pips, evenly spaced, stand in the band, and its paper:
+    not backs ending at a light table (the row above's face is no table)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _run(40.0, 1.2)                                          # the table
+    for _ in range(3):
+        p += _run(235.0, 0.55) + _run(80.0, 0.2)                  # pips, 0.75 apart
+    p += _run(235.0, backs.REACH)
+    assert backs.count_from_profile(_cut(p), 230.0) in (None, 0)
