@@ -168,9 +168,9 @@ def count_from_profile(prof, paper: float) -> int | None:
 
 def _even(spaced) -> bool:
     """Whether edges ``spaced`` samples apart (the first from the face-up card's top) are
-    backs': past the first, two or more spacings, each within :data:`EVEN` of their median,
+    backs': past the first, one or more spacings, each within :data:`EVEN` of their median,
     and the first not much longer (it is often shorter: the card's top is not a light edge)."""
-    if len(spaced) < 3:
+    if len(spaced) < 2:
         return False
     import numpy as np
     m = float(np.median(spaced[1:]))

@@ -308,8 +308,10 @@ def test_a_stretch_of_table_past_a_single_back_is_not_another_back():
 
 def test_a_table_as_light_as_paper_past_the_backs_ends_the_column():
     """Past backs' evenly spaced edges, a table as light as the cards' paper: the column's
-    end, not a face-up card lying above (generated scenes had none counted for 5, 1 for 5)."""
+    end, not a face-up card lying above (generated scenes had none counted for 5, 1 for 5,
+    none for 2)."""
     assert backs.count_from_profile(_profile(4, table=216.0), 230.0) == 4
+    assert backs.count_from_profile(_profile(2, table=216.0), 230.0) == 2
     assert backs.count_from_profile(_profile(5, table=216.0), 230.0) == 5
 
 
