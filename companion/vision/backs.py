@@ -19,9 +19,11 @@ REACH = 16.0         # how far up to look, in index sizes
 HALF_WIDTH = 0.5     # half-width of the sampled band, in index sizes
 START = 0.5          # the rank glyph's centre (index sizes from the index centre)
 GAP = 1.8            # the most, in index sizes, between two backs' edges (further: the table)
+GAP_STEP = 0.65      # ... or this times the face-up cards' spacing (backs dealt wide), when wider
 GAP_RATIO = 1.3      # ... or this times the spacing of the edges seen so far, when wider,
-SPACED_RATIO = 1.6   # ... and at most this times the spacing of backs' edges seen
 GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
+SPACED_RATIO = 1.6   # ... and at most this times the spacing of backs' edges seen
+PIPS = 0.8           # past a long stretch, edges closer than this x the backs' spacing: pips
 PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright (x paper)
 GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes from the index centre)
 DARK_AFTER = 0.3     # ... followed by this long a darker stretch: a back's pattern or the table
@@ -76,14 +78,18 @@ def _runs(mask):
     return runs
 
 
-def count_from_profile(prof, paper: float) -> int | None:
+def count_from_profile(prof, paper: float, step: float | None = None) -> int | None:
     """Light bands (the top edges of card backs) above the face-up card's top edge, before the
     table: local maxima at least :data:`EDGE_LIGHT` as bright as the paper that stand out on
     both sides (below: down to the last edge; above: before the profile rises higher again,
     so a shoulder of the next edge is not one), none further from the last than
-    :data:`GAP` index sizes, or :data:`GAP_RATIO` times the spacing of the edges already seen
-    when that is wider (cards cascaded wide for their indices), up to :data:`GAP_MAX`
-    (further is the table), and no long light stretch between (another card's face).
+    :data:`GAP` index sizes, or :data:`GAP_STEP` times ``step`` (the face-up cards' spacing in
+    a column, in index sizes) or :data:`GAP_RATIO` times the spacing of the edges already seen
+    when that is wider (cards cascaded wide for their indices), up to :data:`GAP_MAX`, nor
+    :data:`SPACED_RATIO` times the backs' own spacing (further is the table), no stretch
+    between far darker than the first back's pattern (:data:`TABLE_DARK`), and no long light
+    stretch between (another card's face), unless past evenly spaced edges (a light table);
+    edges close together past a long stretch are a card's pips (:func:`_before_pips`).
 
     ``paper``: the brightness of the face-up card's paper. None when the profile cannot be
     read: no paper above the index, another card's face above it (a face-up card whose index
@@ -115,7 +121,8 @@ def count_from_profile(prof, paper: float) -> int | None:
         return None  # no paper above the index: not a readable column top
     near = int(0.6 / STEP)
     delta = max(12.0, 0.12 * paper)
-    gap = int(GAP / STEP)
+    widest = max(GAP, min(GAP_MAX, GAP_STEP * (step or 0.0)))
+    gap = int(widest / STEP)
     face = int(0.9 / STEP)         # paper-bright that long since the last edge: a face
     count, prev = 0, edge
     spaced = []                    # samples between successive edges (the first: the card's)
@@ -123,18 +130,20 @@ def count_from_profile(prof, paper: float) -> int | None:
     lit = dark = 0                 # paper-bright and dark samples since the last edge
     while k < len(p) - 1:
         if np.isnan(p[k]):
-            return None if k - prev <= gap else count  # left the photo inside the stack
+            return None if k - prev <= gap else _before_pips(spaced)  # left the photo
         lit += bool(p[k] > 0.93 * paper)
         dark += not light[k]
         if lit > face:
             # a card's face: past a stretch of table, the next row of the layout; right
             # above the card read, a face-up card whose index was not read; past backs'
             # evenly spaced edges (not a face's index strip), a table as light as paper
-            if dark > int(0.4 / STEP) or _even(spaced):
+            if _even(spaced):
                 return count
+            if dark > int(0.4 / STEP):
+                return _before_pips(spaced)
             return None
         if k - prev > gap:
-            return count                       # the table
+            return _before_pips(spaced)        # the table
         if p[k] >= p[k - 1] and p[k] > p[k + 1]:
             below = np.nanmin(p[max(prev, k - near):k + 1])
             above = p[k:k + near + 1]
@@ -156,14 +165,26 @@ def count_from_profile(prof, paper: float) -> int | None:
                     spaced.append(k - prev)
                     if len(spaced) >= 2:  # evenly spaced edges: allow for their spacing
                         wide = GAP_RATIO * float(np.median(spaced))
-                        gap = int(min(GAP_MAX, max(GAP, wide * STEP)) / STEP)
+                        gap = int(min(GAP_MAX, max(widest, wide * STEP)) / STEP)
                         # but not much more than between backs' edges (the first spacing,
                         # from the face-up card's top, is often shorter): further is the
                         # table, and past it the row above (its bottom edge, its pips)
                         gap = min(gap, int(SPACED_RATIO * float(np.median(spaced[1:]))))
                 prev, lit, dark = k, 0, 0
         k += 1
-    return count
+    return _before_pips(spaced)
+
+
+def _before_pips(spaced) -> int:
+    """How many of the edges ``spaced`` samples apart are backs': all but those past a
+    stretch much longer than the spacing before it (the table) that lie closer together
+    than backs do (a card of the row above, its bottom edge and pips)."""
+    import numpy as np
+    for i in range(1, len(spaced) - 1):
+        ref = float(np.median(spaced[:i]))
+        if PIPS and spaced[i] > 1.5 * ref and max(spaced[i + 1:]) < PIPS * ref:
+            return i
+    return len(spaced)
 
 
 def _even(spaced) -> bool:
@@ -210,7 +231,7 @@ def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None
     if up is not None:
         det = replace(det, up=tuple(up))
     lateral = INWARD * inward(mn, det)
-    n = count_from_profile(profile(mn, det, lateral=lateral), paper_level(mn, det))
+    n = count_from_profile(profile(mn, det, lateral=lateral), paper_level(mn, det), step)
     if dealt is None or not step:
         return n
     none = n == 0 and not_table_above(mn, det, step, lateral)
@@ -219,7 +240,8 @@ def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None
     for k in range(1, HIDDEN + 1):
         shift = k * step * det.size
         there = replace(det, x=det.x + shift * det.up[0], y=det.y + shift * det.up[1])
-        m = count_from_profile(profile(mn, there, lateral=lateral), paper_level(mn, there))
+        m = count_from_profile(profile(mn, there, lateral=lateral), paper_level(mn, there),
+                               step)
         if m is not None and m <= dealt and (m or not none):
             return m
     return n

@@ -343,3 +343,25 @@ def test_pips_past_a_long_stretch_of_table_are_not_backs():
         p += _run(235.0, 0.55) + _run(80.0, 0.2)                  # pips, 0.75 apart
     p += _run(235.0, backs.REACH)
     assert backs.count_from_profile(_cut(p), 230.0) in (None, 0)
+
+
+def test_backs_dealt_wide_for_small_indices_are_counted_with_the_face_up_spacing():
+    """Small indices on cards cascaded wide: backs' edges further apart than the usual gap (in
+    index sizes) from the first on; the face-up cards' spacing in the photo's columns says how
+    wide the cascade is, and each is counted (a generated scene counted 1 of 3)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.7)
+    p += _backs_and_table(3, strip=1.95, band=0.2)
+    assert backs.count_from_profile(_cut(p), 230.0, step=3.4) == 3
+
+
+def test_a_card_of_the_row_above_past_the_table_is_not_backs_by_its_pips():
+    """One back, a long stretch of table (no darker than the back's pattern), then a card of
+    the row above: its bottom edge and its pips, closer together than backs, are not backs
+    (generated scenes counted 4 of 1)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _backs_and_table(1, strip=0.9, band=0.2, fill=50.0)[:round(0.9 / backs.STEP)]
+    p += _run(50.0, 1.5)                                          # the table
+    for _ in range(3):                                            # the card, its pips
+        p += _run(235.0, 0.25) + _run(60.0, 0.15)
+    p += _run(235.0, 0.3) + _run(50.0, backs.REACH)               # its top: the table
+    assert backs.count_from_profile(_cut(p), 230.0, step=3.7) == 1
