@@ -23,6 +23,7 @@ GAP_STEP = 0.65      # ... or this times the face-up cards' spacing (backs dealt
 GAP_RATIO = 1.3      # ... or this times the spacing of the edges seen so far, when wider,
 GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
 SPACED_RATIO = 1.6   # ... and at most this times the spacing of backs' edges seen
+LIGHTER = 1.12       # past backs, a stretch this much brighter than the paper: the table
 PIPS = 0.8           # past a long stretch, edges closer than this x the backs' spacing: pips
 PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright (x paper)
 GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes from the index centre)
@@ -135,9 +136,11 @@ def count_from_profile(prof, paper: float, step: float | None = None) -> int | N
         dark += not light[k]
         if lit > face:
             # a card's face: past a stretch of table, the next row of the layout; right
-            # above the card read, a face-up card whose index was not read; past backs'
-            # evenly spaced edges (not a face's index strip), a table as light as paper
-            if _even(spaced):
+            # above the card read, a face-up card whose index was not read; but past backs'
+            # evenly spaced edges (not a face's index strip), a table as light as paper;
+            # past backs' edges, a stretch brighter than any paper in this light: the table
+            lighter = float(np.nanmedian(p[k - face:k + 1])) > LIGHTER * paper
+            if _even(spaced) or (lighter and (count == 1 or (count and _even(spaced, 1.0)))):
                 return count
             if dark > int(0.4 / STEP):
                 return _before_pips(spaced)
@@ -187,15 +190,15 @@ def _before_pips(spaced) -> int:
     return len(spaced)
 
 
-def _even(spaced) -> bool:
+def _even(spaced, within: float = EVEN) -> bool:
     """Whether edges ``spaced`` samples apart (the first from the face-up card's top) are
-    backs': past the first, one or more spacings, each within :data:`EVEN` of their median,
+    backs': past the first, one or more spacings, each within ``within`` of their median,
     and the first not much longer (it is often shorter: the card's top is not a light edge)."""
     if len(spaced) < 2:
         return False
     import numpy as np
     m = float(np.median(spaced[1:]))
-    return spaced[0] <= 1.5 * m and all(abs(s - m) <= EVEN * m for s in spaced[1:])
+    return spaced[0] <= 1.5 * m and all(abs(s - m) <= within * m for s in spaced[1:])
 
 
 def paper_level(mn, det) -> float:

@@ -365,3 +365,11 @@ def test_a_card_of_the_row_above_past_the_table_is_not_backs_by_its_pips():
         p += _run(235.0, 0.25) + _run(60.0, 0.15)
     p += _run(235.0, 0.3) + _run(50.0, backs.REACH)               # its top: the table
     assert backs.count_from_profile(_cut(p), 230.0, step=3.7) == 1
+
+
+def test_a_table_brighter_than_the_paper_past_a_single_back_ends_the_column():
+    """One back, then a table brighter than the card's paper (uneven light, a light cloth):
+    the column's end, not a face-up card lying above (a generated scene had none for 1)."""
+    p = _run(170.0, 0.2) + _run(50.0, 0.7) + _run(170.0, 0.5)
+    p += _backs_and_table(1, strip=1.2, band=0.2, fill=50.0, table=205.0)
+    assert backs.count_from_profile(_cut(p), 170.0) == 1
