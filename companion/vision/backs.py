@@ -25,6 +25,7 @@ GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
 SPACED_RATIO = 1.6   # ... and at most this times the spacing of backs' edges seen
 LIGHTER = 1.12       # past backs, a stretch this much brighter than the paper: the table
 PIPS = 0.8           # past a long stretch, edges closer than this x the backs' spacing: pips
+FIRST_PIPS = 0.5     # ... past more table than GAP, edges closer than this x that stretch
 PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright (x paper)
 GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes from the index centre)
 DARK_AFTER = 0.3     # ... followed by this long a darker stretch: a back's pattern or the table
@@ -183,6 +184,9 @@ def _before_pips(spaced) -> int:
     stretch much longer than the spacing before it (the table) that lie closer together
     than backs do (a card of the row above, its bottom edge and pips)."""
     import numpy as np
+    if (len(spaced) >= 2 and spaced[0] > GAP / STEP
+            and max(spaced[1:]) < FIRST_PIPS * spaced[0]):
+        return 0   # past the card's top, more table than the usual gap, then pips
     for i in range(1, len(spaced) - 1):
         ref = float(np.median(spaced[:i]))
         if PIPS and spaced[i] > 1.5 * ref and max(spaced[i + 1:]) < PIPS * ref:

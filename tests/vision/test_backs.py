@@ -373,3 +373,15 @@ def test_a_table_brighter_than_the_paper_past_a_single_back_ends_the_column():
     p = _run(170.0, 0.2) + _run(50.0, 0.7) + _run(170.0, 0.5)
     p += _backs_and_table(1, strip=1.2, band=0.2, fill=50.0, table=205.0)
     assert backs.count_from_profile(_cut(p), 170.0) == 1
+
+
+def test_no_backs_then_more_table_than_the_usual_gap_and_pips_in_a_wide_cascade():
+    """No backs; a wide cascade lets the first back lie past the usual gap, but what lies
+    there is a card of the row above: its bottom edge and pips, closer together than any
+    backs, are not backs (a generated scene counted 3 on a column without backs)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _run(40.0, 1.7)                                          # the table
+    for _ in range(3):                                            # the card, its pips
+        p += _run(235.0, 0.25) + _run(60.0, 0.15)
+    p += _run(235.0, 0.3) + _run(40.0, backs.REACH)               # its top: the table
+    assert backs.count_from_profile(_cut(p), 230.0, step=3.5) == 0
