@@ -19,9 +19,20 @@ REACH = 16.0         # how far up to look, in index sizes
 HALF_WIDTH = 0.5     # half-width of the sampled band, in index sizes
 START = 0.5          # the rank glyph's centre (index sizes from the index centre)
 GAP = 1.8            # the most, in index sizes, between two backs' edges (further: the table)
+GAP_STEP = 0.65      # ... or this times the face-up cards' spacing (backs dealt wide), when wider
 GAP_RATIO = 1.3      # ... or this times the spacing of the edges seen so far, when wider,
 GAP_MAX = 2.6        # up to this: small indices on cards cascaded wide
+SPACED_RATIO = 1.6   # ... and at most this times the spacing of backs' edges seen
+LIGHTER = 1.12       # past backs, a stretch this much brighter than the paper: the table
+PIPS = 0.8           # past a long stretch, edges closer than this x the backs' spacing: pips
+FIRST_PIPS = 0.5     # ... past more table than GAP, edges closer than this x that stretch
 PAPER_LIGHT = 0.75   # the face-up card's paper, up to its top edge: this bright (x paper)
+GLYPH_TOP = 0.85     # the face-up card's paper ends beyond this (index sizes from the index centre)
+DARK_AFTER = 0.3     # ... followed by this long a darker stretch: a back's pattern or the table
+TABLE_DARK = 0.5     # a stretch between edges this much darker than the first back's: the table
+EVEN = 0.25          # backs' edges: each spacing within this share of their median
+FACE_DIM = 0.5       # a face-up card above, its index not read: at least this bright (x paper)
+FACE_VS_TABLE = 0.2  # ... and this much (x paper) brighter than beside the column
 EDGE_LIGHT = 0.5     # a back's light edge: at least this bright (x paper)
 PIP_REACH = 0.6      # paper measured from the index down to its pip (index sizes), no further
 UP_OFF = 6.0         # degrees: indices whose "up" is further off the column's fit are left out
@@ -69,14 +80,18 @@ def _runs(mask):
     return runs
 
 
-def count_from_profile(prof, paper: float) -> int | None:
+def count_from_profile(prof, paper: float, step: float | None = None) -> int | None:
     """Light bands (the top edges of card backs) above the face-up card's top edge, before the
     table: local maxima at least :data:`EDGE_LIGHT` as bright as the paper that stand out on
     both sides (below: down to the last edge; above: before the profile rises higher again,
     so a shoulder of the next edge is not one), none further from the last than
-    :data:`GAP` index sizes, or :data:`GAP_RATIO` times the spacing of the edges already seen
-    when that is wider (cards cascaded wide for their indices), up to :data:`GAP_MAX`
-    (further is the table), and no long light stretch between (another card's face).
+    :data:`GAP` index sizes, or :data:`GAP_STEP` times ``step`` (the face-up cards' spacing in
+    a column, in index sizes) or :data:`GAP_RATIO` times the spacing of the edges already seen
+    when that is wider (cards cascaded wide for their indices), up to :data:`GAP_MAX`, nor
+    :data:`SPACED_RATIO` times the backs' own spacing (further is the table), no stretch
+    between far darker than the first back's pattern (:data:`TABLE_DARK`), and no long light
+    stretch between (another card's face), unless past evenly spaced edges (a light table);
+    edges close together past a long stretch are a card's pips (:func:`_before_pips`).
 
     ``paper``: the brightness of the face-up card's paper. None when the profile cannot be
     read: no paper above the index, another card's face above it (a face-up card whose index
@@ -90,19 +105,26 @@ def count_from_profile(prof, paper: float) -> int | None:
     p[np.isnan(prof[first:])] = np.nan
     light = p > 0.85 * paper
     # the face-up card's own paper above its rank glyph (the first light run long enough,
-    # ending beyond the glyph's top: the glyph may have light gaps), up to the card's top edge
+    # ending beyond the glyph's top), up to the card's top edge: past a short dark stretch
+    # (a gap in the glyph, a border line printed inside the card's edge), the paper goes on,
+    # but not far (further, the line was the card's edge and the paper another card's face)
     edge = None
     for is_light, start, n in _runs(p > PAPER_LIGHT * paper):
         if START + start * STEP > 2.0:
             break
-        if is_light and n >= 3 and START + (start + n) * STEP > 1.0:
+        if edge is None:
+            if is_light and n >= 3 and START + (start + n) * STEP > GLYPH_TOP:
+                edge = start + n
+        elif is_light and START + (start + n) * STEP <= 2.0:
             edge = start + n
+        elif is_light or n >= int(DARK_AFTER / STEP):
             break
     if edge is None:
         return None  # no paper above the index: not a readable column top
     near = int(0.6 / STEP)
     delta = max(12.0, 0.12 * paper)
-    gap = int(GAP / STEP)
+    widest = max(GAP, min(GAP_MAX, GAP_STEP * (step or 0.0)))
+    gap = int(widest / STEP)
     face = int(0.9 / STEP)         # paper-bright that long since the last edge: a face
     count, prev = 0, edge
     spaced = []                    # samples between successive edges (the first: the card's)
@@ -110,15 +132,22 @@ def count_from_profile(prof, paper: float) -> int | None:
     lit = dark = 0                 # paper-bright and dark samples since the last edge
     while k < len(p) - 1:
         if np.isnan(p[k]):
-            return None if k - prev <= gap else count  # left the photo inside the stack
+            return None if k - prev <= gap else _before_pips(spaced)  # left the photo
         lit += bool(p[k] > 0.93 * paper)
         dark += not light[k]
         if lit > face:
             # a card's face: past a stretch of table, the next row of the layout; right
-            # above the card read, a face-up card whose index was not read
-            return count if dark > int(0.4 / STEP) else None
+            # above the card read, a face-up card whose index was not read; but past backs'
+            # evenly spaced edges (not a face's index strip), a table as light as paper;
+            # past backs' edges, a stretch brighter than any paper in this light: the table
+            lighter = float(np.nanmedian(p[k - face:k + 1])) > LIGHTER * paper
+            if _even(spaced) or (lighter and (count == 1 or (count and _even(spaced, 1.0)))):
+                return count
+            if dark > int(0.4 / STEP):
+                return _before_pips(spaced)
+            return None
         if k - prev > gap:
-            return count                       # the table
+            return _before_pips(spaced)        # the table
         if p[k] >= p[k - 1] and p[k] > p[k + 1]:
             below = np.nanmin(p[max(prev, k - near):k + 1])
             above = p[k:k + near + 1]
@@ -130,14 +159,50 @@ def count_from_profile(prof, paper: float) -> int | None:
             if (p[k] - below >= delta and p[k] - above.min() >= delta
                     and p[k] >= EDGE_LIGHT * paper):
                 if k - prev > int(0.25 / STEP) or count == 0:
+                    q = (k - prev) // 4
+                    level = float(np.nanmedian(p[prev + q:k - q + 1]))
+                    if count == 0:
+                        pattern = level
+                    elif level < TABLE_DARK * pattern:
+                        return count   # below this edge the table, not a back's pattern
                     count += 1
                     spaced.append(k - prev)
                     if len(spaced) >= 2:  # evenly spaced edges: allow for their spacing
                         wide = GAP_RATIO * float(np.median(spaced))
-                        gap = int(min(GAP_MAX, max(GAP, wide * STEP)) / STEP)
+                        gap = int(min(GAP_MAX, max(widest, wide * STEP)) / STEP)
+                        # but not much more than between backs' edges (the first spacing,
+                        # from the face-up card's top, is often shorter): further is the
+                        # table, and past it the row above (its bottom edge, its pips)
+                        gap = min(gap, int(SPACED_RATIO * float(np.median(spaced[1:]))))
                 prev, lit, dark = k, 0, 0
         k += 1
-    return count
+    return _before_pips(spaced)
+
+
+def _before_pips(spaced) -> int:
+    """How many of the edges ``spaced`` samples apart are backs': all but those past a
+    stretch much longer than the spacing before it (the table) that lie closer together
+    than backs do (a card of the row above, its bottom edge and pips)."""
+    import numpy as np
+    if (len(spaced) >= 2 and spaced[0] > GAP / STEP
+            and max(spaced[1:]) < FIRST_PIPS * spaced[0]):
+        return 0   # past the card's top, more table than the usual gap, then pips
+    for i in range(1, len(spaced) - 1):
+        ref = float(np.median(spaced[:i]))
+        if PIPS and spaced[i] > 1.5 * ref and max(spaced[i + 1:]) < PIPS * ref:
+            return i
+    return len(spaced)
+
+
+def _even(spaced, within: float = EVEN) -> bool:
+    """Whether edges ``spaced`` samples apart (the first from the face-up card's top) are
+    backs': past the first, one or more spacings, each within ``within`` of their median,
+    and the first not much longer (it is often shorter: the card's top is not a light edge)."""
+    if len(spaced) < 2:
+        return False
+    import numpy as np
+    m = float(np.median(spaced[1:]))
+    return spaced[0] <= 1.5 * m and all(abs(s - m) <= within * m for s in spaced[1:])
 
 
 def paper_level(mn, det) -> float:
@@ -162,7 +227,10 @@ def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None
     ``step`` (the spacing of face-up cards in a column, in index sizes): a count above
     ``dealt``, or none for a face right above, may come from a face-up card whose index was
     not read (its index strip looks like several backs' edges): counted again from where
-    that card's index would be, one ``step`` further up, the count is kept when it fits."""
+    that card's index would be, one ``step`` further up, the count is kept when it fits. So
+    is a count of 0 where what lies right above is not the table (:func:`not_table_above`:
+    a picture card, or a face in shadow, taken for a stretch of table), when backs are
+    counted from there."""
     from dataclasses import replace
     if mn is None:
         from .detect import min_channel
@@ -170,16 +238,18 @@ def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None
     if up is not None:
         det = replace(det, up=tuple(up))
     lateral = INWARD * inward(mn, det)
-    n = count_from_profile(profile(mn, det, lateral=lateral), paper_level(mn, det))
-    if dealt is None or not step or (n is not None and n <= dealt):
+    n = count_from_profile(profile(mn, det, lateral=lateral), paper_level(mn, det), step)
+    if dealt is None or not step:
         return n
-    if not face_above(mn, det, step):
+    none = n == 0 and not_table_above(mn, det, step, lateral)
+    if not none and ((n is not None and n <= dealt) or not face_above(mn, det, step)):
         return n
     for k in range(1, HIDDEN + 1):
         shift = k * step * det.size
         there = replace(det, x=det.x + shift * det.up[0], y=det.y + shift * det.up[1])
-        m = count_from_profile(profile(mn, there, lateral=lateral), paper_level(mn, there))
-        if m is not None and m <= dealt:
+        m = count_from_profile(profile(mn, there, lateral=lateral), paper_level(mn, there),
+                               step)
+        if m is not None and m <= dealt and (m or not none):
             return m
     return n
 
@@ -283,6 +353,25 @@ def face_up_step(piles, names) -> float | None:
         for a, b in itertools.pairwise(pile):
             gaps.append(math.hypot(a.x - b.x, a.y - b.y) / max(0.5 * (a.size + b.size), 1e-6))
     return statistics.median(gaps) if gaps else None
+
+
+def not_table_above(mn, det, step: float, lateral: float = 0.0) -> bool:
+    """Whether something lighter than the table lies right above the card whose index is
+    ``det``, one face-up ``step`` long: at least :data:`FACE_DIM` as bright as the paper, and
+    :data:`FACE_VS_TABLE` (x paper) brighter than beside the column on one side or the other
+    (past the card's edge: the table), so a picture card, or a face in shadow, whose index was
+    not read: no backs were seen there, but they may lie further up."""
+    import numpy as np
+    paper = paper_level(mn, det)
+    a, b = int(1.5 / STEP), int((step + 0.5) / STEP)
+    level = []
+    for off in (lateral, -FACE_SIDE, FACE_SIDE):
+        seg = profile(mn, det, reach=step + 1.5, lateral=off)[a:b]
+        level.append(float(np.nanmedian(seg)) if len(seg) and not np.isnan(seg).all() else
+                      float("nan"))
+    if np.isnan(level).any():
+        return False
+    return level[0] >= FACE_DIM * paper and level[0] - min(level[1:]) >= FACE_VS_TABLE * paper
 
 
 def face_above(mn, det, step: float) -> bool:

@@ -148,13 +148,16 @@ def _index(img, y, value=30):
     img[int(y + 0.5 * S - 6):int(y + 0.5 * S + 6), x - 6:x + 6] = value
 
 
-def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=90, aside=0):
+def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=90, aside=0,
+            hidden_paper=None, row_above=None):
     """A photo of one column (min(R, G, B) as grey): the face-up card whose index is read at
     DET; with ``hidden``, a face-up card above it whose index is not read, one face-up step
     (2.4 index sizes) up; then ``n_backs`` backs, 0.45 of that step apart, each with a light
     margin at its top; then the table. ``further``: the card's paper below its index (light
     that is not even). ``aside``: the backs lie that many pixels to the right of the card
-    read."""
+    read. ``hidden_paper``: the hidden card's face this bright (a picture, a shadow), its
+    index not drawn. ``row_above``: a card of the row above, its bottom edge that many index
+    sizes above the column's top, with pips."""
     img = np.full((600, 220), 40, np.uint8)
     x0, x1 = CARD
     top = int(DET[1] - 1.3 * S)
@@ -164,8 +167,9 @@ def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=9
     _index(img, DET[1])
     if hidden:
         y = DET[1] - 2.4 * S
-        img[int(y - 1.3 * S):top - 1, x0:x1] = paper
-        _index(img, y)
+        img[int(y - 1.3 * S):top - 1, x0:x1] = paper if hidden_paper is None else hidden_paper
+        if hidden_paper is None:
+            _index(img, y)
         top = int(y - 1.3 * S)
     img[top - 1:top + 1, x0:x1] = 60                   # a card's edge
     h = 0.45 * 2.4 * S
@@ -174,6 +178,11 @@ def _column(n_backs, hidden=False, paper=230.0, further=None, margin=245, fill=9
         y1 = top - k * h
         img[int(y1 - h):int(y1) - 1, x0:x1] = fill
         img[int(y1 - h):int(y1 - h + 5), x0:x1] = margin
+    if row_above is not None:
+        bottom = int(top - n_backs * h - row_above * S)
+        img[:bottom, x0:x1] = paper
+        for k in range(1, 6):                                  # its pips
+            img[bottom - int(k * 1.2 * S) - 6:bottom - int(k * 1.2 * S) + 6, 50:110] = 30
     return np.repeat(img[:, :, None], 3, axis=2)
 
 
@@ -236,3 +245,143 @@ def test_the_way_up_a_column_is_where_the_columns_meet():
     got = backs.column_up([first, second], others + [first, second])
     want = toward(250, 900)
     assert math.degrees(math.acos(min(1.0, got[0] * want[0] + got[1] * want[1]))) < 1.0
+
+
+def _run(value, length):
+    return [value] * round(length / backs.STEP)
+
+
+def _backs_and_table(n_backs, strip=1.2, band=0.3, fill=90.0, table=40.0):
+    p = []
+    for _ in range(n_backs):
+        p += _run(fill, strip - band) + _run(245.0, band)
+    return p + _run(table, backs.REACH)
+
+
+def _cut(p):
+    return np.array(p[:round(backs.REACH / backs.STEP)], np.float32)
+
+
+def test_a_card_top_right_above_its_rank_glyph_is_its_top():
+    """Little paper between the rank glyph and the card's top edge: that short light strip is
+    the card's top, not the first back's light edge (generated scenes counted 2 of 3, 5 of 2)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.5) + _run(230.0, 0.25)   # the card ends at 0.95
+    assert backs.count_from_profile(_cut(p + _backs_and_table(3)), 230.0) == 3
+
+
+def test_a_line_printed_inside_the_cards_edge_is_not_its_top():
+    """A card face with a border line near its edge (or a light gap in a small rank glyph):
+    past the short dark line the card's paper goes on to its top edge."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.4)
+    p += _run(120.0, 0.1) + _run(230.0, 0.15)                     # the line, then the paper
+    assert backs.count_from_profile(_cut(p + _backs_and_table(2)), 230.0) == 2
+    gap = _run(230.0, 0.2) + _run(60.0, 0.25) + _run(230.0, 0.25) + _run(60.0, 0.15)
+    gap += _run(230.0, 0.5)                         # a glyph with a light gap past its middle
+    assert backs.count_from_profile(_cut(gap + _backs_and_table(2)), 230.0) == 2
+
+
+def test_the_row_above_past_the_table_is_not_more_backs():
+    """Past the column's few backs, a stretch of table, then the bottom of a card of the row
+    above with its pips: further from the last back's edge than the backs are from each
+    other, so not backs (generated scenes counted 3 of 2, none for 2)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _backs_and_table(2, strip=0.9, band=0.2)[:round(1.8 / backs.STEP)]
+    p += _run(40.0, 1.3)                                          # the table
+    for _ in range(3):                                            # a face with its pips
+        p += _run(235.0, 0.4) + _run(60.0, 0.25)
+    p += _run(235.0, backs.REACH)
+    assert backs.count_from_profile(_cut(p), 230.0) == 2
+
+
+def test_a_stretch_of_table_past_a_single_back_is_not_another_back():
+    """One back, then the table, far darker than the back's pattern, then the row above: a
+    light mark past the table, even at about a back's spacing, is not another back (generated
+    scenes counted 5 and 4 for 1)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _backs_and_table(1, strip=1.0, band=0.2, fill=90.0)[:round(1.0 / backs.STEP)]
+    p += _run(30.0, 1.2)                                          # the table
+    for _ in range(3):                                            # a face with its pips
+        p += _run(235.0, 0.3) + _run(60.0, 0.25)
+    p += _run(235.0, backs.REACH)
+    assert backs.count_from_profile(_cut(p), 230.0) == 1
+
+
+def test_a_table_as_light_as_paper_past_the_backs_ends_the_column():
+    """Past backs' evenly spaced edges, a table as light as the cards' paper: the column's
+    end, not a face-up card lying above (generated scenes had none counted for 5, 1 for 5,
+    none for 2)."""
+    assert backs.count_from_profile(_profile(4, table=216.0), 230.0) == 4
+    assert backs.count_from_profile(_profile(2, table=216.0), 230.0) == 2
+    assert backs.count_from_profile(_profile(5, table=216.0), 230.0) == 5
+
+
+def test_backs_above_a_picture_card_whose_index_was_not_read():
+    """A face-up card lies between the card read and the backs, its index not read, and its
+    face dimmer than paper (a picture card, or in shadow), so it looks like no backs and then
+    a stretch of table: the backs above it are counted (generated scenes had none for 4, 3)."""
+    rgb = _column(3, hidden=True, hidden_paper=150)
+    assert backs.count_backs(rgb, _read(), dealt=3, step=2.4) == 3
+
+
+def test_no_backs_then_the_table_and_the_row_above_are_none():
+    """No backs left above the column's first face-up card: the table, then (further up) a
+    card of the row above, whose pips are not backs, from the card read or one step up."""
+    rgb = _column(0, row_above=1.5)
+    assert backs.count_backs(rgb, _read(), dealt=3, step=2.4) == 0
+    light = _column(0, row_above=1.5)
+    light[light == 40] = 160                                      # a light table
+    assert backs.count_backs(light, _read(), dealt=3, step=2.4) == 0
+
+
+def test_pips_past_a_long_stretch_of_table_are_not_backs():
+    """No backs: past the card's top, a stretch of table longer than backs are apart,
+    then a card of the row above whose pips, evenly spaced, stand in the band, and its paper:
+    not backs ending at a light table (the row above's face is no table)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _run(40.0, 1.2)                                          # the table
+    for _ in range(3):
+        p += _run(235.0, 0.55) + _run(80.0, 0.2)                  # pips, 0.75 apart
+    p += _run(235.0, backs.REACH)
+    assert backs.count_from_profile(_cut(p), 230.0) in (None, 0)
+
+
+def test_backs_dealt_wide_for_small_indices_are_counted_with_the_face_up_spacing():
+    """Small indices on cards cascaded wide: backs' edges further apart than the usual gap (in
+    index sizes) from the first on; the face-up cards' spacing in the photo's columns says how
+    wide the cascade is, and each is counted (a generated scene counted 1 of 3)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.7)
+    p += _backs_and_table(3, strip=1.95, band=0.2)
+    assert backs.count_from_profile(_cut(p), 230.0, step=3.4) == 3
+
+
+def test_a_card_of_the_row_above_past_the_table_is_not_backs_by_its_pips():
+    """One back, a long stretch of table (no darker than the back's pattern), then a card of
+    the row above: its bottom edge and its pips, closer together than backs, are not backs
+    (generated scenes counted 4 of 1)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _backs_and_table(1, strip=0.9, band=0.2, fill=50.0)[:round(0.9 / backs.STEP)]
+    p += _run(50.0, 1.5)                                          # the table
+    for _ in range(3):                                            # the card, its pips
+        p += _run(235.0, 0.25) + _run(60.0, 0.15)
+    p += _run(235.0, 0.3) + _run(50.0, backs.REACH)               # its top: the table
+    assert backs.count_from_profile(_cut(p), 230.0, step=3.7) == 1
+
+
+def test_a_table_brighter_than_the_paper_past_a_single_back_ends_the_column():
+    """One back, then a table brighter than the card's paper (uneven light, a light cloth):
+    the column's end, not a face-up card lying above (a generated scene had none for 1)."""
+    p = _run(170.0, 0.2) + _run(50.0, 0.7) + _run(170.0, 0.5)
+    p += _backs_and_table(1, strip=1.2, band=0.2, fill=50.0, table=205.0)
+    assert backs.count_from_profile(_cut(p), 170.0) == 1
+
+
+def test_no_backs_then_more_table_than_the_usual_gap_and_pips_in_a_wide_cascade():
+    """No backs; a wide cascade lets the first back lie past the usual gap, but what lies
+    there is a card of the row above: its bottom edge and pips, closer together than any
+    backs, are not backs (a generated scene counted 3 on a column without backs)."""
+    p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
+    p += _run(40.0, 1.7)                                          # the table
+    for _ in range(3):                                            # the card, its pips
+        p += _run(235.0, 0.25) + _run(60.0, 0.15)
+    p += _run(235.0, 0.3) + _run(40.0, backs.REACH)               # its top: the table
+    assert backs.count_from_profile(_cut(p), 230.0, step=3.5) == 0
