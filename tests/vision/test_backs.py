@@ -280,16 +280,22 @@ def test_a_line_printed_inside_the_cards_edge_is_not_its_top():
     assert backs.count_from_profile(_cut(gap + _backs_and_table(2)), 230.0) == 2
 
 
+def _face_with_pips(paper):
+    """A card of the row above seen from its bottom: three pips, each after a stretch of
+    paper ``paper`` long, then its paper on."""
+    p = []
+    for _ in range(3):
+        p += _run(235.0, paper) + _run(60.0, 0.25)
+    return p + _run(235.0, backs.REACH)
+
+
 def test_the_row_above_past_the_table_is_not_more_backs():
     """Past the column's few backs, a stretch of table, then the bottom of a card of the row
     above with its pips: further from the last back's edge than the backs are from each
     other, so not backs (generated scenes counted 3 of 2, none for 2)."""
     p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
     p += _backs_and_table(2, strip=0.9, band=0.2)[:round(1.8 / backs.STEP)]
-    p += _run(40.0, 1.3)                                          # the table
-    for _ in range(3):                                            # a face with its pips
-        p += _run(235.0, 0.4) + _run(60.0, 0.25)
-    p += _run(235.0, backs.REACH)
+    p += _run(40.0, 1.3) + _face_with_pips(0.4)                   # the table, a face
     assert backs.count_from_profile(_cut(p), 230.0) == 2
 
 
@@ -299,10 +305,7 @@ def test_a_stretch_of_table_past_a_single_back_is_not_another_back():
     scenes counted 5 and 4 for 1)."""
     p = _run(230.0, 0.2) + _run(60.0, 0.7) + _run(230.0, 0.5)
     p += _backs_and_table(1, strip=1.0, band=0.2, fill=90.0)[:round(1.0 / backs.STEP)]
-    p += _run(30.0, 1.2)                                          # the table
-    for _ in range(3):                                            # a face with its pips
-        p += _run(235.0, 0.3) + _run(60.0, 0.25)
-    p += _run(235.0, backs.REACH)
+    p += _run(30.0, 1.2) + _face_with_pips(0.3)                   # the table, a face
     assert backs.count_from_profile(_cut(p), 230.0) == 1
 
 

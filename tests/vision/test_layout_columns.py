@@ -154,20 +154,28 @@ def test_a_foundation_finds_its_column_where_the_columns_spread_wider_to_one_sid
     assert got["f1"] == ["As"] and got["t4"] == ["Qs", "Jd"]
 
 
+def _twin_top_right(text, x, y):
+    """A card with its index at the top right read at both corners: the bottom-left one,
+    upside down, 5 index sizes left of and 9.5 below the upright one (small indices on tall
+    cards: more than the usual 9)."""
+    d = _det(text, x, y)
+    d.other, d.corners = (x - 5 * SIZE, y + 9.5 * SIZE, (0.0, 1.0)), 2
+    return d
+
+
+def _columns_under_a_top_row():
+    """Seven columns, t1's card read at both corners (:func:`_twin_top_right`); and the top
+    row's height above them."""
+    dets = _columns([["Kc"], ["5c"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]])
+    dets[0] = _twin_top_right("Kc", dets[0].x, dets[0].y)
+    return dets, 400 - 14 * SIZE
+
+
 def test_a_waste_fan_read_by_its_lower_indices_on_tall_cards():
-    # indices at the top right: the waste fan's lower cards show their bottom-left corners,
-    # upside down, 5 index sizes left of and 9.5 below their upright ones (small indices on
-    # tall cards: more than the usual 9)
-    def twin(text, x, y):
-        d = _det(text, x, y)
-        d.other, d.corners = (x - 5 * SIZE, y + 9.5 * SIZE, (0.0, 1.0)), 2
-        return d
-    y0 = 400 - 14 * SIZE
-    cols = [["Kc"], ["5c"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
-    dets = _columns(cols)
-    dets[0] = twin("Kc", dets[0].x, dets[0].y)
+    # the waste fan's lower cards show their bottom-left corners
+    dets, y0 = _columns_under_a_top_row()
     qx = 100 + 1.5 * PITCH
-    dets.append(twin("Qh", qx, y0))
+    dets.append(_twin_top_right("Qh", qx, y0))
     for k, t in enumerate(["8s", "3d"], start=1):
         dets.append(_det(t, qx - 5 * SIZE - 1.2 * SIZE * k, y0 + 9.5 * SIZE, up=(0.0, 1.0)))
     got = _piles(map_piles(dets, "klondike"))
@@ -178,16 +186,9 @@ def test_a_foundation_card_read_by_its_lower_index_is_no_waste_card():
     # indices at the top right, as in the test above; the waste shows Qh, f1 shows Ac, and
     # f2's 3c was read only by its bottom-left corner, upside down in the top row's band
     # below the waste, where a fanned waste card's lower index would lie
-    def twin(text, x, y):
-        d = _det(text, x, y)
-        d.other, d.corners = (x - 5 * SIZE, y + 9.5 * SIZE, (0.0, 1.0)), 2
-        return d
-    y0 = 400 - 14 * SIZE
-    cols = [["Kc"], ["5c"], ["9h"], ["Qs", "Jd"], ["8c"], ["3s"], ["10d"]]
-    dets = _columns(cols)
-    dets[0] = twin("Kc", dets[0].x, dets[0].y)
-    dets.append(twin("Qh", 100 + 1.1 * PITCH, y0))
-    dets.append(twin("Ac", 100 + 3.1 * PITCH, y0))
+    dets, y0 = _columns_under_a_top_row()
+    dets.append(_twin_top_right("Qh", 100 + 1.1 * PITCH, y0))
+    dets.append(_twin_top_right("Ac", 100 + 3.1 * PITCH, y0))
     fx = 100 + 4.1 * PITCH          # f2's upright index, not read
     dets.append(_det("3c", fx - 5 * SIZE, y0 + 9.5 * SIZE, up=(0.0, 1.0)))
     got = _piles(map_piles(dets, "klondike"))
