@@ -189,7 +189,7 @@ def _before_pips(spaced) -> int:
         return 0   # past the card's top, more table than the usual gap, then pips
     for i in range(1, len(spaced) - 1):
         ref = float(np.median(spaced[:i]))
-        if PIPS and spaced[i] > 1.5 * ref and max(spaced[i + 1:]) < PIPS * ref:
+        if spaced[i] > 1.5 * ref and max(spaced[i + 1:]) < PIPS * ref:
             return i
     return len(spaced)
 
@@ -355,6 +355,13 @@ def face_up_step(piles, names) -> float | None:
     return statistics.median(gaps) if gaps else None
 
 
+def _strip_above(mn, det, step: float, lateral: float):
+    """The profile (:func:`profile`) ``lateral`` index sizes beside the index column, over
+    the one face-up ``step`` right above the card whose index is ``det``."""
+    return profile(mn, det, reach=step + 1.5, lateral=lateral)[int(1.5 / STEP):
+                                                               int((step + 0.5) / STEP)]
+
+
 def not_table_above(mn, det, step: float, lateral: float = 0.0) -> bool:
     """Whether something lighter than the table lies right above the card whose index is
     ``det``, one face-up ``step`` long: at least :data:`FACE_DIM` as bright as the paper, and
@@ -363,10 +370,9 @@ def not_table_above(mn, det, step: float, lateral: float = 0.0) -> bool:
     not read: no backs were seen there, but they may lie further up."""
     import numpy as np
     paper = paper_level(mn, det)
-    a, b = int(1.5 / STEP), int((step + 0.5) / STEP)
     level = []
     for off in (lateral, -FACE_SIDE, FACE_SIDE):
-        seg = profile(mn, det, reach=step + 1.5, lateral=off)[a:b]
+        seg = _strip_above(mn, det, step, off)
         level.append(float(np.nanmedian(seg)) if len(seg) and not np.isnan(seg).all() else
                       float("nan"))
     if np.isnan(level).any():
@@ -381,9 +387,8 @@ def face_above(mn, det, step: float) -> bool:
     is mostly paper, where backs show their pattern."""
     import numpy as np
     paper = paper_level(mn, det)
-    a, b = int(1.5 / STEP), int((step + 0.5) / STEP)
     for lateral in (-FACE_SIDE, FACE_SIDE):
-        seg = profile(mn, det, reach=step + 1.5, lateral=lateral)[a:b]
+        seg = _strip_above(mn, det, step, lateral)
         if len(seg) and float(np.mean(seg > 0.8 * paper)) >= FACE_PAPER:
             return True
     return False

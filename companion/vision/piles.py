@@ -282,10 +282,10 @@ def recheck_builds(out: PileReading, dets, v) -> list:
 def _sure_again(dets, d, sure, v):
     """The other readings of ``d``'s card left uncertain only as a copy too many are sure
     again, as far as the deck has copies: ``d`` was the copy too many."""
-    from .read import THRESHOLD
+    from .read import COPY_TOO_MANY, THRESHOLD
     for o in sorted(dets, key=lambda o: -o.confidence):
         if o is not d and o.code == d.code and o.uncertain and o.inferred is None \
-                and o.confidence >= THRESHOLD and "more often than the deck" in o.note \
+                and o.confidence >= THRESHOLD and o.note.endswith(COPY_TOO_MANY) \
                 and sure.get(o.code, 0) < v.decks:
             o.uncertain, o.note = False, ""
             sure[o.code] = sure.get(o.code, 0) + 1

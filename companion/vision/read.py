@@ -23,6 +23,9 @@ SMALL = 16.0
 """Median index size (pip-rank distance, working pixels) below which a second, finer reading is
 made: small indices merge rank and pip into one blob, or read less surely."""
 MAX_ZOOM = 1.6
+COPY_TOO_MANY = "seen more often than the deck has it"
+"""How the note of a reading marked uncertain only because its card was read as often as the
+deck has it elsewhere ends (:func:`resolve`)."""
 
 
 @dataclass
@@ -214,7 +217,7 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
                 t.uncertain = True
             else:
                 t.uncertain = True
-                t.note = f"{_name(t.code)} seen more often than the deck has it"
+                t.note = f"{_name(t.code)} {COPY_TOO_MANY}"
         counts[t.code] = counts.get(t.code, 0) + 1
         if t.confidence < threshold:
             t.uncertain = True

@@ -248,7 +248,8 @@ def test_a_run_s_first_card_read_twice_that_cannot_take_its_neighbour_is_the_mis
     # too many): this one is the misread; of the red queens Q♥ is on t1 too: Q♦. The other
     # Q♠ is sure again.
     from companion.vision.piles import recheck_builds
-    other = ("Qs", "Qs seen more often than the deck has it")
+    from companion.vision.read import COPY_TOO_MANY
+    other = ("Qs", f"Qs {COPY_TOO_MANY}")
     out, dets, d = _run_on_backs("Qs", elsewhere=["Qh", other])
     assert recheck_builds(out, dets, load_variant("klondike")) == [d]
     assert d.code == _c("Qd") and not d.uncertain
