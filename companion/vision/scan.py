@@ -59,7 +59,8 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
         cal = load_deck(deck)
         cards = read_photo(rgb, decks=decks,
                            threshold=THRESHOLD if threshold is None else threshold,
-                           finer=finer, deck=cal)
+                           finer=finer, deck=cal,
+                           detail=1 / info["scale"] if camera is None else 1.0)
         piles = map_piles(cards, key, rgb) if key and cards else None
         if later is not None:
             sheet = later.result()

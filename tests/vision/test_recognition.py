@@ -88,3 +88,23 @@ def test_below_the_threshold_nothing_is_reported_as_sure(scenes, tmp_path, capsy
     assert main(["scan", str(photo), "--threshold", "1", "--json"]) == 0
     cards = json.loads(capsys.readouterr().out)["cards"]
     assert cards and all(c["uncertain"] and c["card"] is None for c in cards)
+
+
+def test_an_index_too_small_in_the_photos_own_pixels_is_not_read_surely(scenes):
+    from companion.vision.read import TINY, read_photo
+    sc = scenes[0]
+    k = 3.6   # a layout photographed so small that its indices span some 7 pixels
+    small = cv2.resize(sc.image, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+    upsampled = read_photo(small)
+    tiny = [d for d in upsampled if d.size < TINY]
+    assert len(tiny) >= 5
+    assert all(d.uncertain and "photograph the layout closer" in d.note for d in tiny)
+    # the same working image from a photo with the pixels (a 12-megapixel file is read at
+    # 2000 pixels first): read from the file's own pixels, none is too small
+
+    def finer(zoom):
+        size = (round(small.shape[1] * zoom), round(small.shape[0] * zoom))
+        return cv2.resize(sc.image, size, interpolation=cv2.INTER_AREA)
+    from_file = read_photo(small, finer=finer, detail=k)
+    assert not any("photograph the layout closer" in d.note for d in from_file)
+    assert sum(not d.uncertain for d in from_file) > sum(not d.uncertain for d in upsampled)
