@@ -259,9 +259,9 @@ class Knowledge:
         # Supermoves: where one card moves at a time and any card may fill a space (no pile
         # limit, no rule that fills or empties piles by itself), a run of k cards (each
         # buildable on the one below) moves onto a pile that takes its lowest card through
-        # e other spaces as a chain of single legal moves whenever k <= 2^e (half of it
-        # parked in a space, the other half moved through the rest, the parked half put
-        # back on it): see :meth:`supermoves`.
+        # e spaces as a chain of single legal moves whenever k <= 2^e (part of it parked
+        # in a space through the other spaces, the rest moved through those, the parked
+        # part put back on it): see :meth:`supermoves`.
         self.supermoves_ok = known and tab is not None and tab.move == "single" \
             and tab.space == "any" and not tab.max_cards
         self.dig = self.narrowable and v.decks == 1 and all(
