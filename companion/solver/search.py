@@ -955,6 +955,10 @@ DIGS = True
 # 13 (100).
 SUPERMOVES = True
 SUPER_BONUS = 25
+# Whether the whole depth-first search (not only the narrow look) offers them. Seeds 1-200,
+# 5 s a deal: 166 resolved either way, but not the same deals (with them 18, 33 and 151
+# are won; without, 107, 115 and 138).
+SUPER_WHOLE = True
 
 # The best-first whole search of an open game joins the others once they have expanded
 # ORDER_AFTER positions (see :func:`_drive`). Streets and Alleys seeds 1-60 at 60,000
@@ -1148,7 +1152,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     score, unlikely = kn.score, kn.unlikely
 
     digs = strategy == "order" and DIGS
-    supers = SUPERMOVES and strategy == "depth" and kn.supermoves_ok and kn.dig
+    supers = SUPERMOVES and strategy == "depth" and kn.supermoves_ok and kn.dig \
+        and (narrow or SUPER_WHOLE)
 
     def dig_children(ms, need):
         """Composite children: the cards above a card the foundations want (at most three)
