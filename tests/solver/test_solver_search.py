@@ -8,6 +8,7 @@ import pytest
 from solverhelp import made, naive, small_golf, small_klondike, small_streets
 
 from companion.rules import Position, deal
+from companion.rules.engine import MOVE
 from companion.solver import Limits, SolverError, solve
 from companion.solver.search import knowledge
 
@@ -361,24 +362,96 @@ def test_pyramid_card_with_no_partner_left_is_lost_at_once():
 def test_a_search_that_skipped_another_searchs_positions_proves_no_loss(monkeypatch):
     # Streets and Alleys runs two whole searches; the best-first one skips the positions the
     # depth-first one has met, so when it runs out first, the other may still hold the win.
+    # (A narrow look runs beside them, whose running out proves nothing either; the
+    # best-first search joins once the others have expanded ORDER_AFTER positions.)
     from companion.solver import search
 
     calls = []
 
-    def fake_steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None):
-        calls.append((strategy, skip is not None))
-        if skip is not None:  # the skipping search runs out at once
+    def fake_steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
+                   jitter=None, line=None):
+        calls.append((strategy, narrow, skip is not None))
+        if skip is not None or narrow:  # the skipping search and the narrow look run out
             return search.SolveResult("lost", reason="nothing left")
-        yield 256, 1  # the depth-first search takes longer, then wins
-        yield 512, 2
+        for n in (256, 512, 1024, 2048):  # the depth-first search takes longer, then wins
+            yield n, n // 256
         return search.SolveResult("won", reason="won")
 
     monkeypatch.setattr(search, "_steps", lambda *a, **k: fake_steps(*a, **k))
     r = solve(deal("streets-and-alleys", 1), Limits(seconds=None, nodes=10_000))
-    assert calls == [("order", True), ("depth", False)]
+    assert search.ORDER_AFTER <= 1024
+    assert calls == [("depth", True, False), ("depth", False, False), ("order", False, True)]
     assert r.verdict == "won"
 
 
 def test_restart_budgets_follow_lubys_sequence():
     from companion.solver.search import _luby
     assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def _streets_run_and_spaces() -> Position:
+    """Streets and Alleys with each foundation built to the four, a run of five (9♥ 8♣ 7♦
+    6♠ 5♥) on a K♣, a 10♦ that takes the run, and four spaces."""
+    from companion.cards import CARDS
+    piles: dict = {f"f{s + 1}": " ".join(CARDS[s * 13 + r].text(False) for r in range(4))
+                   for s in range(4)}
+    piles["t1"] = "Kc 9h 8c 7d 6s 5h"
+    piles["t2"] = "Qc 10d"
+    used = set(" ".join(piles.values()).split())
+    rest = [CARDS[s * 13 + r].text(False) for r in range(4, 13) for s in range(4)]
+    rest = [t for t in rest if t not in used]
+    piles["t3"], piles["t4"] = " ".join(rest[::2]), " ".join(rest[1::2])
+    return made("streets-and-alleys", piles)
+
+
+def test_a_supermove_is_a_chain_of_legal_single_moves():
+    # A run moves as a unit through the spaces (at most 2^spaces cards, half as many into a
+    # space): every single move of the chain is legal where it is played, and the chain
+    # leaves the run on its target, in order.
+    pos = _streets_run_and_spaces()
+    kn = knowledge(pos.variant)
+    supers = kn.supermoves(pos, False)
+    units = {unit for unit, _ in supers}
+    t1, t2 = pos.engine.index["t1"], pos.engine.index["t2"]
+    assert (MOVE, t1, 5, t2) in units  # the whole run onto the 10♦
+    assert max(u[2] for u in units if not pos.piles[u[3]]) == 5  # into a space: 2^3 >= 5
+    for unit, seq in supers:
+        q = pos.copy()
+        for m in seq:
+            q.play(pos.engine.text(m))  # raises if illegal
+        _, i, k, j = unit
+        assert q.piles[j][-k:] == pos.piles[i][-k:] and q.piles[i] == pos.piles[i][:-k]
+        if k <= 4 or pos.piles[j]:  # a space for each card but one: park them one by one
+            assert len(seq) == 2 * k - 1
+
+
+def test_a_supermove_needs_the_spaces():
+    # With e spaces, at most 2^e cards move as a unit onto a pile, 2^(e-1) into a space.
+    pos = _streets_run_and_spaces()
+    kn = knowledge(pos.variant)
+    t1, t2 = pos.engine.index["t1"], pos.engine.index["t2"]
+    for spaces, name in ((4, "t5"), (3, "t6"), (2, "t7"), (1, None)):
+        units = [unit for unit, _ in kn.supermoves(pos, False)]
+        assert ((MOVE, t1, 5, t2) in units) == (spaces >= 3)
+        into_space = [u[2] for u in units if not pos.piles[u[3]]]
+        assert max(into_space, default=1) == min(5, 2 ** (spaces - 1))
+        if name:
+            pos.play(f"t3 {name}")
+
+
+def test_supermoves_win_deals_single_moves_do_not_reach():
+    # Streets and Alleys seeds 18 and 151 (Freecell Solver wins them with moves of several
+    # cards at once): won within 10,000 positions, their lines replayed move by move.
+    for seed in (18, 151):
+        pos = deal("streets-and-alleys", seed)
+        r = solve(pos, Limits(seconds=None, nodes=10_000))
+        assert r.verdict == "won" and replays_to_a_win(pos, r.moves), seed
+
+
+def test_the_best_first_search_joining_late_is_not_blocked_by_the_depth_first_line():
+    # Streets and Alleys seed 30: the best-first search wins it alone in under 10,000
+    # positions; joining after the others, it skips only the positions the depth-first
+    # search has searched through, not those on its current line, and still wins it.
+    pos = deal("streets-and-alleys", 30)
+    r = solve(pos, Limits(seconds=None, nodes=20_000))
+    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
