@@ -138,16 +138,19 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         reads = _readings(pr[i], ps[i])
         note = ""
         ink, ruled_out = ink_suits(rgb, p, d)
-        if ruled_out and reads[0][0] // 13 in ruled_out:
-            # the pip's colour is evidence of its own: what the model read best was not
-            # printed in that ink, so the best reading that was is taken (surely only if the
-            # model gives it as much)
-            note = f"the pip's ink is {ink}: not {_name(reads[0][0])}"
+        if ruled_out:
+            # the pip's colour is evidence of its own: no reading in a suit not printed in
+            # that ink is kept (nor offered later, when a copy too many or the other corner
+            # is re-read); where the best was one, the best that is not is taken (surely only
+            # if the model gives it as much)
             left = [s for s in range(4) if s not in ruled_out]
-            if len(left) == 1:   # the ink names the suit: the rank head alone reads the rest
+            if reads[0][0] // 13 in ruled_out:
+                note = f"the pip's ink is {ink}: not {_name(reads[0][0])}"
+            if len(left) == 1 and note:   # the ink names the suit: the rank head reads the rest
                 reads = _readings(pr[i], np.eye(4)[left[0]])
             else:
-                reads = [(cd, q) for cd, q in reads if cd // 13 not in ruled_out] or reads
+                reads = _readings(pr[i], np.where(np.isin(np.arange(len(ps[i])), left),
+                                                  ps[i], 0.0))
         code, conf = reads[0]
         m = (p + r) / 2
         raw.append(Detection(code, conf, float(m[0]), float(m[1]),

@@ -77,9 +77,12 @@ def test_a_four_colour_decks_ink_corrects_a_reading_of_the_wrong_suit():
     assert all(len(by_suit.get(s, ())) >= 3 for s in range(4)), by_suit
     for d in by_suit[SPADES]:           # black ink: the reading stands
         assert (d.suit, d.uncertain, d.note) == (SPADES, False, "")
+        # and what a copy too many or the other corner may be re-read as is black too
+        assert {c // 13 for c, _ in d.alternatives} <= {SPADES, CLUBS}
     for d in by_suit[CLUBS] + by_suit[DIAMONDS]:   # green or blue: the suit, the queen sure
         assert d.code == d.suit * 13 + 11 and not d.uncertain
         assert d.note == f"the pip's ink is {'green' if d.suit == CLUBS else 'blue'}: not Qs"
     for d in by_suit[HEARTS]:           # red: not a spade, and hearts or diamonds is unsure
         assert d.suit in (HEARTS, DIAMONDS) and d.uncertain
         assert d.note.startswith("the pip's ink is red: not Qs")
+        assert {c // 13 for c, _ in d.alternatives} <= {HEARTS, DIAMONDS}
