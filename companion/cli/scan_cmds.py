@@ -142,6 +142,11 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
             click.echo(f"  problem: {p}")
         if piles.position is not None and not piles.problems:
             click.echo("  The position read is consistent with the rules.")
+    from ..vision.read import TOO_SMALL
+    small = sum(1 for d in unsure if d.note.startswith(TOO_SMALL))
+    if small:
+        click.echo(f"\n{small} of the indices are too small in this photo to read surely: "
+                   "photograph the layout closer, or at a higher resolution.")
     if unsure:
         click.echo("\nCheck the uncertain cards on the table" +
                    ("" if debug_out else " (--debug OUT.png marks them on the photo)") + ".")

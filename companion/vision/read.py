@@ -24,6 +24,8 @@ SMALL = 16.0
 made: small indices merge rank and pip into one blob, or read less surely."""
 MAX_ZOOM = 1.6
 TINY = 8.0
+TOO_SMALL = "index too small to read surely"
+"""How the note of a reading marked uncertain for its size begins (:func:`read_photo`)."""
 """Pixels from pip to rank glyph (in the photo's own pixels) below which an index is not read
 surely: on 420 held-out scenes, 3 of the 14 cards read surely so small were wrong (0.5 % of
 all sure cards are)."""
@@ -212,8 +214,8 @@ def _not_tiny(dets, detail):
     for d in dets:
         if not d.uncertain and d.size * detail < TINY:
             d.uncertain = True
-            d.note = (f"index too small to read surely ({d.size * detail:.0f} pixels from pip "
-                      f"to rank): photograph the layout closer")
+            d.note = (f"{TOO_SMALL}, {d.size * detail:.0f} pixels from pip to rank: "
+                      "photograph the layout closer")
     return dets
 
 

@@ -108,3 +108,17 @@ def test_an_index_too_small_in_the_photos_own_pixels_is_not_read_surely(scenes):
     from_file = read_photo(small, finer=finer, detail=k)
     assert not any("photograph the layout closer" in d.note for d in from_file)
     assert sum(not d.uncertain for d in from_file) > sum(not d.uncertain for d in upsampled)
+
+
+def test_scan_says_to_photograph_a_layout_too_small_closer(scenes, tmp_path, capsys):
+    small = cv2.resize(scenes[0].image, None, fx=1 / 3.6, fy=1 / 3.6, interpolation=cv2.INTER_AREA)
+    photo = tmp_path / "far.png"
+    cv2.imwrite(str(photo), small[..., ::-1])
+    assert main(["scan", str(photo), "--variant", "klondike"]) == 0
+    out = capsys.readouterr().out
+    assert "too small in this photo to read surely: photograph the layout closer" in out
+    # the same layout photographed close enough: no such advice
+    photo = tmp_path / "near.png"
+    cv2.imwrite(str(photo), scenes[0].image[..., ::-1])
+    assert main(["scan", str(photo), "--variant", "klondike"]) == 0
+    assert "photograph the layout closer" not in capsys.readouterr().out
