@@ -543,6 +543,8 @@ class Knowledge:
         if not empties:
             return []
         out = []
+        all_free = tuple(empties)
+        most = 1 << len(empties)  # the most cards a run may move onto a card
         for i in T:
             p = piles[i]
             n = len(p)
@@ -551,21 +553,22 @@ class Knowledge:
                 r += 1
             if r < 2:
                 continue
+            top_k = min(r, most)
             for j in T:
                 if j == i:
                     continue
                 q = piles[j]
                 if q:
-                    free = empties
                     top = tb[q[-1]]
-                    ks = [k for k in range(2, min(r, 1 << len(free)) + 1) if top[p[-k]]]
+                    for k in range(2, top_k + 1):
+                        if top[p[-k]]:
+                            out.append(((MOVE, i, k, j), _chain(i, k, j, all_free)))
                 else:
                     if first_space_only and j != empties[0]:
                         continue
-                    free = [x for x in empties if x != j]
-                    ks = range(2, min(r, 1 << len(free), n - 1) + 1)
-                for k in ks:
-                    out.append(((MOVE, i, k, j), _chain(i, k, j, tuple(free))))
+                    free = tuple([x for x in empties if x != j])
+                    for k in range(2, min(r, 1 << len(free), n - 1) + 1):
+                        out.append(((MOVE, i, k, j), _chain(i, k, j, free)))
         return out
 
     # -- ordering ---------------------------------------------------------------------------------
@@ -645,35 +648,45 @@ class Knowledge:
     def score(self, pos, m, need=frozenset()) -> int:
         kind, a, n, b = m
         if kind == MOVE:
-            piles, down, Tset = pos.piles, pos.down, self.Tset
+            # (the hottest code of the search: written out for speed)
+            Tset = self.Tset
             if b in self.Fset:
                 s = 100
             elif a in self.Fset:
                 return -20
-            elif b in Tset and not piles[b] and n == len(piles[a]) and down[a] == 0:
+            elif b in Tset and not pos.piles[b] and n == len(pos.piles[a]) \
+                    and pos.down[a] == 0:
                 return -30  # a whole pile into a space: the same position, mirrored
             else:
                 s = 30 if a not in Tset else 10
             if a in Tset:
-                p = piles[a]
+                p = pos.piles[a]
+                da = pos.down[a]
                 left = len(p) - n
-                if left and left == down[a]:
-                    s += 50 + down[a]
+                if left and left == da:
+                    s += 50 + da
                 elif not left:
                     s += 25
-                elif b in Tset and n < len(p) - down[a]:
+                elif b in Tset and n < len(p) - da:
                     s -= 5  # splitting a run
-                if need:  # uncovering a card the foundations want
-                    for d in range(min(left, 4)):
-                        if p[left - 1 - d] in need:
-                            s += 16 - 4 * d
-                            break
+                if need and left:  # uncovering a card the foundations want
+                    if p[left - 1] in need:
+                        s += 16
+                    elif left > 1 and p[left - 2] in need:
+                        s += 12
+                    elif left > 2 and p[left - 3] in need:
+                        s += 8
+                    elif left > 3 and p[left - 4] in need:
+                        s += 4
             if need and b in Tset:  # burying one
-                q = piles[b]
-                for d in range(min(len(q), 3)):
-                    if q[-1 - d] in need:
-                        s -= 12 - 4 * d
-                        break
+                q = pos.piles[b]
+                if q:
+                    if q[-1] in need:
+                        s -= 12
+                    elif len(q) > 1 and q[-2] in need:
+                        s -= 8
+                    elif len(q) > 2 and q[-3] in need:
+                        s -= 4
             return s
         if kind == STOCK:
             return 0
