@@ -236,9 +236,10 @@ def write_verdicts(directory: Path | str | None = None, timeout: float = 10.0,
         fps = {s: row["fingerprint"] for s, row in rows.items()}
         path.write_text(catalogue.render(key, fps, new_rows), encoding="utf-8")
         written.append(path)
-        if progress:
-            t = tally({"verdict": v} for v in verdicts.values())
-            progress(f"{key}: {t.text()}")
+        if progress:   # what the catalogue now says (a proof kept where this run found none)
+            t = tally(new_rows.values())
+            found = sum(1 for v in verdicts.values() if v in ("won", "lost"))
+            progress(f"{key}: {t.text()} (this run proved {found} of {len(verdicts)})")
     return written
 
 
