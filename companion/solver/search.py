@@ -900,11 +900,11 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     # ORDER_AFTER positions: it costs the most per position, and the others settle many
     # deals within that (its line kept, the depth-first search ahead of it does not block
     # it: see ``proof_line``).
+    open_game = ("order", False) in plan and len(plan) > 1   # see :func:`solve`
     waiting = [i for i, (how, narrow) in enumerate(plan)
-               if how == "order" and not narrow and len(plan) > 1 and ORDER_AFTER]
+               if open_game and how == "order" and not narrow and ORDER_AFTER]
     active = [i for i in range(len(runs)) if i not in waiting]
-    # the narrow look with supermoves of an open game (the plan with the best-first search)
-    open_game = ("order", False) in plan and len(plan) > 1
+    # the open game's narrow look with supermoves gets more slices than the others
     shares = [NARROW_SHARE if open_game and narrow and how == "depth" else 1
               for how, narrow in plan]
     spent_memory = False

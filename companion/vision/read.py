@@ -24,11 +24,11 @@ SMALL = 16.0
 made: small indices merge rank and pip into one blob, or read less surely."""
 MAX_ZOOM = 1.6
 TINY = 8.0
-TOO_SMALL = "index too small to read surely"
-"""How the note of a reading marked uncertain for its size begins (:func:`read_photo`)."""
 """Pixels from pip to rank glyph (in the photo's own pixels) below which an index is not read
 surely: on 420 held-out scenes, 3 of the 14 cards read surely so small were wrong (0.5 % of
 all sure cards are)."""
+TOO_SMALL = "index too small to read surely"
+"""How the note of a reading marked uncertain for its size begins (:func:`read_photo`)."""
 INK_RED = 0.2
 """The pip's ink is red when its red, relative to the paper's, exceeds its green and blue by
 this much: no spade or club is printed so (nor, below, in green or blue ink)."""
@@ -151,8 +151,9 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
             if len(left) == 1 and note:   # the ink names the suit: the rank head reads the rest
                 reads = _readings(pr[i], np.eye(4)[left[0]])
             else:
-                reads = _readings(pr[i], np.where(np.isin(np.arange(len(ps[i])), left),
-                                                  ps[i], 0.0))
+                allowed = ps[i].copy()
+                allowed[sorted(ruled_out)] = 0.0
+                reads = _readings(pr[i], allowed)
         code, conf = reads[0]
         m = (p + r) / 2
         raw.append(Detection(code, conf, float(m[0]), float(m[1]),
