@@ -3,7 +3,10 @@
 For Klondike draw 1 and draw 3 (against Klondike-Solver, PyPI ``pyksolve``) and Streets and
 Alleys (against Freecell Solver), seeds 1..N: the share of deals resolved (won, or proved lost)
 and the median / p90 seconds per deal, ours and theirs; disagreements between proved verdicts
-(there must be none) and lines of ours that fail to replay (none). Golf: our figures alone.
+(there must be none) and lines of ours that fail to replay (none); Freecell Solver's winning
+lines are also played in our engine, move by move (its moves of several cards as the single
+moves that make them): a line that fails says the two read a rule differently. Golf: our
+figures alone.
 Then hint latency on mid-game Klondike positions seen as a player sees them (face-down cards
 and the stock unknown, sampled): median and p95.
 
@@ -28,7 +31,7 @@ import sys
 import time
 
 from companion.rules import deal, load_variant
-from companion.solver.peers import available, fcs_solve, pyksolve_solve
+from companion.solver.peers import available, fcs_line, fcs_solve, pyksolve_solve
 from companion.solver.survey import tally
 
 CASES = [
@@ -79,9 +82,20 @@ def _peer_task(task):
     t = time.perf_counter()
     if name == "pyksolve":
         verdict, _ = pyksolve_solve(pos, max_closed=states)
-    else:
-        verdict = fcs_solve(pos, iterations=states)
-    return seed, {"verdict": verdict, "seconds": time.perf_counter() - t}
+        return seed, {"verdict": verdict, "seconds": time.perf_counter() - t}
+    verdict = fcs_solve(pos, iterations=states)
+    seconds = time.perf_counter() - t
+    replayed = None
+    if verdict == "won":  # (solved again, untimed: its line played in our engine)
+        try:
+            _, line = fcs_line(pos, iterations=states)
+            q = pos.copy()
+            for m in line:
+                q.push_raw(m)
+            replayed = q.is_won()
+        except ValueError:
+            replayed = False
+    return seed, {"verdict": verdict, "seconds": seconds, "replayed": replayed}
 
 
 def _pool_map(fn, tasks, jobs):
@@ -189,8 +203,12 @@ def main(argv=None) -> int:
             print(row(f"{peer_name} within {args.timeout:g} s: {label}", capped), flush=True)
             clash = [s for s in seeds if {recs[s]["verdict"], theirs[s]["verdict"]} ==
                      {"won", "lost"}]
+            theirs_bad = sorted(s for s, r in theirs.items() if r.get("replayed") is False)
+            also = (f"; {peer_name}'s winning lines that fail to replay in our engine: "
+                    f"{len(theirs_bad)} {theirs_bad if theirs_bad else ''}"
+                    if any("replayed" in r for r in theirs.values()) else "")
             print(f"  proved verdicts that disagree: {len(clash)} {clash if clash else ''}; "
-                  f"lines of ours that fail to replay: {bad}")
+                  f"lines of ours that fail to replay: {bad}{also}")
             case[peer_name] = tally(theirs.values()).to_json()
             case[f"{peer_name} within timeout"] = tally(capped.values()).to_json()
             case["per_seed"] = {s: {"ours": recs[s]["verdict"],

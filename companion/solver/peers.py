@@ -115,9 +115,63 @@ def pyksolve_solve(pos, max_closed: int = 1_000_000) -> tuple[str, list[str]]:
 
 def fcs_solve(pos, iterations: int = 200_000, game: str = "streets_and_alleys") -> str:
     """Freecell Solver's verdict on a deal of ours (its preset for ``game``)."""
+    return _fcs(pos, iterations, game)[0]
+
+
+def _fcs(pos, iterations, game):
     from freecell_solver import FreecellSolver
     fc = FreecellSolver()
     fc.input_cmd_line(["--game", game])
     fc.limit_iterations(iterations)
     ret = fc.solve_board(fcs_board(pos))
-    return {0: "won", 1: "lost"}.get(ret, "unknown")
+    return {0: "won", 1: "lost"}.get(ret, "unknown"), fc
+
+
+# Freecell Solver's move types (its fcs_move.h) met in a game without free cells.
+_FCS_STACK_TO_STACK = 0
+_FCS_STACK_TO_FOUNDATION = 4
+
+
+def fcs_line(pos, iterations: int = 200_000,
+             game: str = "streets_and_alleys") -> tuple[str, list | None]:
+    """(Freecell Solver's verdict, its winning line as our engine's raw moves, played one by
+    one from ``pos``; None where the verdict is not a win). Its moves of several cards become
+    the single moves that make them through the empty piles (at most 2^e cards through e);
+    a move of a lone card into an empty pile is left out (our engine does not offer it: it
+    changes nothing but the piles' names). Raises ValueError naming the first move of theirs
+    that our engine refuses: a rule the two solvers read differently."""
+    from .search import _chain
+    verdict, fc = _fcs(pos, iterations, game)
+    if verdict != "won":
+        return verdict, None
+    eng = pos.engine
+    q = pos.copy()
+    T = [i for i, n in enumerate(pos.variant.pile_names) if n[0] == "t"]
+    stack = list(T)  # their stack k is our pile stack[k]
+    line: list = []
+    k = 0
+    while (m := fc.get_next_move()) is not None:
+        k += 1
+        kind, a, b, n = bytes(fc.ffi.buffer(m, 4))
+        legal = q.raw_moves()
+        if kind == _FCS_STACK_TO_FOUNDATION:
+            steps = [x for x in legal if x[1] == stack[a] and x[2] == 1 and x[3] in eng.Fset][:1]
+        elif kind == _FCS_STACK_TO_STACK:
+            i, j = stack[a], stack[b]
+            if n == len(q.piles[i]) and not q.piles[j]:
+                stack[a], stack[b] = j, i
+                continue
+            free = tuple(x for x in T if not q.piles[x] and x != j)
+            steps = list(_chain(i, n, j, free)) if n <= 1 << len(free) else []
+        else:
+            steps = []
+        for x in steps:
+            if x not in q.raw_moves():
+                steps = []
+                break
+            q.push_raw(x)
+        if not steps:
+            raise ValueError(f"Freecell Solver's move {k} (type {kind}, from {a} to {b}, "
+                             f"{n} cards) has no legal counterpart here")
+        line += steps
+    return verdict, line

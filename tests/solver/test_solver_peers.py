@@ -61,3 +61,25 @@ def test_our_klondike_deal_reaches_the_peer_unchanged():
     assert game.load_solitaire(klondike_solver_deck(pos))
     game.reset_game()
     assert game.get_pysol() == klondike_pysol(pos)
+
+
+@pytest.mark.skipif(PEERS["freecell-solver"] is not None, reason=str(PEERS["freecell-solver"]))
+def test_freecell_solver_wins_replay_in_our_engine():
+    """Its winning lines, played in our engine move by move (moves of several cards as the
+    single moves through the empty piles), are legal and win: the two read Streets and
+    Alleys' rules alike. Seed 76 moves 5 cards through 3 empty piles and 10 through 4;
+    seed 86 moves a lone card into an empty pile, which our engine leaves out."""
+    from companion.solver.peers import fcs_line
+    won = 0
+    for seed in (3, 5, 76, 86):
+        pos = deal("streets-and-alleys", seed)
+        verdict, line = fcs_line(pos, iterations=100_000)
+        if verdict != "won":
+            continue
+        q = pos.copy()
+        for m in line:
+            assert m in q.raw_moves(), (seed, m)
+            q.push_raw(m)
+        assert q.is_won(), seed
+        won += 1
+    assert won >= 3
