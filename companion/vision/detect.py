@@ -83,12 +83,12 @@ def ink_components(rgb, mn=None):
     m, parts, pstats, pcents = cv2.connectedComponentsWithStats(
         cv2.erode(ink, np.ones((3, 3), np.uint8)), connectivity=8)
     if m > 1:
-        # the blob each part lies in: the label under the part's first pixel
-        flat = parts.ravel()
-        at = np.flatnonzero(flat)[::-1]
-        first = np.zeros(m, np.int64)
-        first[flat[at]] = at
-        whole = labels.ravel()[first[1:]]
+        # the blob each part lies in: the label under a pixel of the part, the first of its
+        # top row (a look along one row per part, not through the whole image)
+        whole = np.empty(m - 1, labels.dtype)
+        for j, (x, y, w_) in enumerate(pstats[1:, :3].tolist()):
+            x += int(np.argmax(parts[y, x:x + w_] == j + 1))
+            whole[j] = labels[y, x]
         # two parts, each a fifth of the blob or more (not bits of a thin stroke)
         big = pstats[1:, 4] >= np.maximum(8, 0.2 * stats[whole, 4])
         split = big & (np.bincount(whole[big], minlength=n)[whole] == 2)
@@ -189,29 +189,37 @@ def features(g, c):
     if _HOG is None:
         _HOG = cv2.HOGDescriptor((CROP_W, CROP_H), (16, 16), (8, 8), (8, 8), 9)
     n = len(g)
-    out = []
+    if not n:
+        return np.zeros((0, _HOG.getDescriptorSize() + 86), np.float32)
     gf = g.astype(np.float32)
     lo = np.percentile(gf.reshape(n, -1), 3, axis=1)[:, None, None]
     hi = np.percentile(gf.reshape(n, -1), 97, axis=1)[:, None, None]
     norm = np.clip((gf - lo) / np.maximum(hi - lo, 12), 0, 1)
     n8 = (norm * 255).astype(np.uint8)
-    cf = c.astype(np.float32) + 1
-    for k in range(n):
-        h = _HOG.compute(n8[k]).ravel()
-        thumb = cv2.resize(norm[k], (8, 10), interpolation=cv2.INTER_AREA).ravel()
-        ink = norm[k] < 0.45
-        paper = norm[k] > 0.75
-        col = []
-        pm = cf[k][paper].mean(0) if paper.any() else np.array([200, 200, 200], np.float32)
-        for half in (slice(0, CROP_H // 2), slice(CROP_H // 2, CROP_H)):
-            im = ink[half]
-            if im.sum() >= 3:
-                m = cf[k][half][im].mean(0) / pm
-                col += [m[0] - m[1], m[2] - m[1], m[0] - m[2]]
-            else:
-                col += [0.0, 0.0, 0.0]
-        out.append(np.concatenate([h, thumb, np.array(col, np.float32) * 3]))
-    return np.array(out, np.float32).reshape(n, -1)
+    hog = np.array([_HOG.compute(x).ravel() for x in n8], np.float32).reshape(n, -1)
+    # the crops stacked: INTER_AREA by a whole factor averages each 4x4 block of one crop only
+    thumb = cv2.resize(norm.reshape(n * CROP_H, CROP_W), (8, 10 * n),
+                       interpolation=cv2.INTER_AREA).reshape(n, 80)
+    # the ink's and the paper's colours: sums of whole numbers below 2 ** 24, exact in
+    # float32 in any order, so one product of masks and pixels gives the means exactly
+    px = CROP_H * CROP_W
+    half = CROP_H // 2 * CROP_W   # the rank half's pixels, then the pip half's
+    cf = c.reshape(n, px, 3).astype(np.float32) + 1
+    flat = norm.reshape(n, px)
+    masks = np.zeros((n, 3, px), np.float32)
+    masks[:, 0] = flat > 0.75
+    masks[:, 1, :half] = flat[:, :half] < 0.45
+    masks[:, 2, half:] = flat[:, half:] < 0.45
+    sums = masks @ cf
+    count = masks.sum(2)
+    pm = np.where(count[:, :1] > 0, sums[:, 0] / np.maximum(count[:, :1], 1), np.float32(200))
+    col = np.zeros((n, 6), np.float32)
+    for j in (1, 2):
+        m = sums[:, j] / np.maximum(count[:, j:j + 1], 1) / pm
+        got = count[:, j] >= 3
+        col[got, 3 * j - 3:3 * j] = np.stack([m[:, 0] - m[:, 1], m[:, 2] - m[:, 1],
+                                               m[:, 0] - m[:, 2]], 1)[got]
+    return np.concatenate([hog, thumb, col * 3], 1)
 
 
 def candidates(rgb) -> Candidates:
