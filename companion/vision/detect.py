@@ -48,9 +48,10 @@ def ink_components(rgb, mn=None):
     bg = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (kk, kk)))
     bg = cv2.blur(bg, (kk, kk))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-    bgf = bg.astype(np.int16)
-    diff = bgf - mn.astype(np.int16)
-    ink = ((diff > np.maximum(28, bgf // 4)) & (bg > 70)).astype(np.uint8)
+    # how much darker than its paper (in uint8, 0 where lighter: every test below asks for
+    # more than 0)
+    diff = cv2.subtract(bg, mn)
+    ink = ((diff > np.maximum(bg >> 2, 28)) & (bg > 70)).view(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     side = max(h, w)
     huge = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > side * 0.06) + 1
@@ -64,17 +65,24 @@ def ink_components(rgb, mn=None):
         # taken for an index (:func:`_pairs`)
         lut = np.zeros(n, np.uint8)
         lut[huge] = 1
-        blob = lut[labels]
         k = max(3, round(side / 250))
+        # all of it within the blobs' box, with a margin wider than the openings' reach
+        x0, y0 = stats[huge, 0].min() - k - 2, stats[huge, 1].min() - k - 2
+        x1 = (stats[huge, 0] + stats[huge, 2]).max() + k + 2
+        y1 = (stats[huge, 1] + stats[huge, 3]).max() + k + 2
+        box = (slice(max(0, y0), min(h, y1)), slice(max(0, x0), min(w, x1)))
+        blob = lut[labels[box]]
         wide = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
                                 cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        ink[blob > 0] = 0
+        part = ink[box]
+        part[blob > 0] = 0
         # a light table makes a strip too thin for that opening, but paler than any ink:
         # within such blobs only what is darker than 0.4 of the paper is kept
-        dark = (diff > bgf * 2 // 5).astype(np.uint8)
-        ink |= blob & dark & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
+        fifths = (np.arange(256) * 2 // 5).astype(np.uint8)
+        dark = (diff[box] > cv2.LUT(bg[box], fifths)).view(np.uint8)
+        part |= blob & dark & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-        peeled = np.bincount(labels[blob > 0], minlength=n) > 0
+        peeled = np.bincount(labels[box][blob > 0], minlength=n) > 0
     # a rank glyph touching its pip (a tight index, blur) makes one blob of the two: where a
     # blob falls apart in two when eroded by a pixel, the two are blobs too (beside the whole);
     # one touching a thin dark line (another card's edge) makes a blob too big or too sparse

@@ -61,15 +61,15 @@ def load_photo(path, work_side: int = WORK_SIDE):
                     f"images other than JPEG are read up to {MAX_DECODE_PIXELS // 1_000_000} "
                     "megapixels: resize it or save it as JPEG")
             im.load()
-            im = ImageOps.exif_transpose(im)
+            ImageOps.exif_transpose(im, in_place=True)   # (a copy of the pixels saved)
             if im.mode != "RGB":
                 im = im.convert("RGBA").convert("RGB") if "A" in im.mode or im.mode == "P" \
                     else im.convert("RGB")
             if max(im.size) > work_side:
                 k = work_side / max(im.size)
-                im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))),
-                               Image.Resampling.BILINEAR)
-            rgb = np.asarray(im, dtype=np.uint8).copy()
+                rgb = _resize(im, (max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))))
+            else:
+                rgb = np.asarray(im, dtype=np.uint8).copy()
     except VisionError:
         raise
     except UnidentifiedImageError:
@@ -90,6 +90,48 @@ def load_photo(path, work_side: int = WORK_SIDE):
                           "to show cards")
     info = {"original_size": (w, h), "scale": max(rgb.shape[:2]) / max(w, h), "format": fmt}
     return rgb, info
+
+
+def _split_row(rows: int, out: int) -> int | None:
+    """An output row at which Pillow's resize of ``rows`` source rows to ``out`` can be cut in
+    two with the same pixels: the source row where it begins is a whole number, the scale of
+    each part is the whole's, and each output row below is centred exactly where the whole's
+    is (Pillow's own arithmetic, in doubles). None where no row near the middle is one."""
+    import numpy as np
+    if out < 64 or rows >= 1 << 24:
+        return None
+    scale = rows / out
+    for r in sorted(range(out // 3, 2 * out // 3), key=lambda r: abs(2 * r - out)):
+        if (r * rows) % out:
+            continue
+        y0 = r * rows // out
+        if y0 / r != scale or (rows - y0) / (out - r) != scale:
+            continue
+        xx = np.arange(out - r, dtype=np.float64) + 0.5
+        if np.array_equal(y0 + xx * scale, (xx + r) * scale):
+            return r
+    return None
+
+
+def _resize(im, size):
+    """``im.resize(size, BILINEAR)`` as a ``uint8`` array: where it can be cut in two rows
+    with the same pixels (:func:`_split_row`), the bottom part in a second thread (Pillow
+    lets go of the GIL: a 12-megapixel photo to 3200 pixels in about half the time on two
+    cores)."""
+    import numpy as np
+    from PIL import Image
+    bilinear = Image.Resampling.BILINEAR
+    w, h = im.size
+    r = _split_row(h, size[1])
+    if r is None:
+        return np.asarray(im.resize(size, bilinear), dtype=np.uint8).copy()
+    from concurrent.futures import ThreadPoolExecutor
+    y0 = r * h // size[1]
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        bottom = pool.submit(im.resize, (size[0], size[1] - r), bilinear, (0, y0, w, h))
+        top = im.resize((size[0], r), bilinear, (0, 0, w, y0))
+        return np.concatenate([np.asarray(top, dtype=np.uint8),
+                               np.asarray(bottom.result(), dtype=np.uint8)])
 
 
 def grab_camera(index: int, work_side: int = WORK_SIDE):
