@@ -112,16 +112,18 @@ def test_missing_camera_is_a_clear_error(capsys):
     assert "camera 97" in err
 
 
-def test_photo_read_in_two_halves_is_pillows_resize(tmp_path):
-    # a 12-megapixel photo read at 3200 pixels (the finer second reading) is resized in two
-    # halves at once: the pixels must be Pillow's own resize, bit for bit
-    rng = np.random.default_rng(5)
-    img = cv2.resize(rng.integers(0, 256, (300, 400, 3), np.uint8), (4000, 3000),
+@pytest.mark.parametrize("side", [1600, 1450, 1520, 1700])
+def test_photo_read_in_two_halves_is_pillows_resize(tmp_path, side):
+    # a large photo read at a finer size (the second reading of small indices) is resized in
+    # two halves at once: the pixels must be Pillow's own resize, bit for bit
+    from companion.vision.image import _split_row
+    rng = np.random.default_rng(side)
+    img = cv2.resize(rng.integers(0, 256, (150, 200, 3), np.uint8), (2000, 1500),
                      interpolation=cv2.INTER_CUBIC)
     p = tmp_path / "big.png"
     cv2.imwrite(str(p), img)
-    from companion.vision.image import _split_row
-    assert _split_row(3000, 2400) is not None
-    rgb, _ = load_photo(p, work_side=3200)
-    want = Image.fromarray(img[..., ::-1]).resize((3200, 2400), Image.Resampling.BILINEAR)
+    rgb, _ = load_photo(p, work_side=side)
+    size = (side, round(1500 * side / 2000))
+    assert _split_row(1500, size[1]) is not None
+    want = Image.fromarray(img[..., ::-1]).resize(size, Image.Resampling.BILINEAR)
     assert np.array_equal(rgb, np.asarray(want))
