@@ -49,9 +49,12 @@ def ink_components(rgb, mn=None):
     bg = cv2.blur(bg, (kk, kk))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
     # how much darker than its paper (in uint8, 0 where lighter: every test below asks for
-    # more than 0)
+    # more than 0); ink: more than max(28, a quarter of the paper), on paper brighter than
+    # 70 (the threshold 255 where it is not: no difference exceeds it)
     diff = cv2.subtract(bg, mn)
-    ink = ((diff > np.maximum(bg >> 2, 28)) & (bg > 70)).view(np.uint8)
+    v = np.arange(256)
+    need = np.where(v > 70, np.maximum(v >> 2, 28), 255).astype(np.uint8)
+    ink = (diff > cv2.LUT(bg, need)).view(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     side = max(h, w)
     huge = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > side * 0.06) + 1
@@ -63,22 +66,25 @@ def ink_components(rgb, mn=None):
         # stroke keeps) are peeled off, freeing the glyph. What is left of such blobs is
         # marked: bits of a card back's pattern come free too, and two such bits are never
         # taken for an index (:func:`_pairs`)
-        lut = np.zeros(n, np.uint8)
-        lut[huge] = 1
         k = max(3, round(side / 250))
         # all of it within the blobs' box, with a margin wider than the openings' reach
         x0, y0 = stats[huge, 0].min() - k - 2, stats[huge, 1].min() - k - 2
         x1 = (stats[huge, 0] + stats[huge, 2]).max() + k + 2
         y1 = (stats[huge, 1] + stats[huge, 3]).max() + k + 2
         box = (slice(max(0, y0), min(h, y1)), slice(max(0, x0), min(w, x1)))
-        blob = lut[labels[box]]
+        blob = np.zeros((box[0].stop - box[0].start, box[1].stop - box[1].start), np.uint8)
+        for i in huge.tolist():
+            bx, by, bw, bh = stats[i, :4].tolist()
+            at = (slice(by - box[0].start, by - box[0].start + bh),
+                  slice(bx - box[1].start, bx - box[1].start + bw))
+            blob[at] |= (labels[by:by + bh, bx:bx + bw] == i).view(np.uint8)
         wide = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
                                 cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
         part = ink[box]
-        part[blob > 0] = 0
+        part &= blob ^ 1
         # a light table makes a strip too thin for that opening, but paler than any ink:
         # within such blobs only what is darker than 0.4 of the paper is kept
-        fifths = (np.arange(256) * 2 // 5).astype(np.uint8)
+        fifths = (v * 2 // 5).astype(np.uint8)
         dark = (diff[box] > cv2.LUT(bg[box], fifths)).view(np.uint8)
         part |= blob & dark & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
