@@ -21,11 +21,24 @@ MAX_DECODE_PIXELS = 60_000_000
 MAX_JPEG_PIXELS = 400_000_000
 
 
-def load_photo(path, work_side: int = WORK_SIDE):
+def load_photo(path, work_side: int = WORK_SIDE, decoded=None):
     """The photo at ``path`` as an RGB ``uint8`` numpy array, upright, long side <= work_side.
 
     Returns ``(rgb, info)``; ``info`` has ``original_size`` (w, h as stored, before EXIF
-    rotation), ``scale`` (working pixels per original pixel) and ``format``."""
+    rotation), ``scale`` (working pixels per original pixel) and ``format``. ``decoded``: what
+    :func:`decode_photo` gave for this file, maybe for another size: its pixels are taken
+    where that size's decoding is this one's (a JPEG scaled alike), else the file is read."""
+    return _read(path, work_side, decoded)
+
+
+def decode_photo(path, work_side: int = WORK_SIDE):
+    """The photo at ``path`` decoded as :func:`load_photo` decodes it for ``work_side``, not
+    yet resized: an opaque value for its ``decoded`` (read ahead, in another thread, while
+    the working image is read)."""
+    return _read(path, work_side, keep=True)
+
+
+def _read(path, work_side, decoded=None, keep=False):
     import numpy as np
     from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -60,11 +73,18 @@ def load_photo(path, work_side: int = WORK_SIDE):
                     f"{path!r} is a {w}x{h} {fmt} image ({pixels / 1e6:.0f} megapixels); "
                     f"images other than JPEG are read up to {MAX_DECODE_PIXELS // 1_000_000} "
                     "megapixels: resize it or save it as JPEG")
-            im.load()
-            ImageOps.exif_transpose(im, in_place=True)   # (a copy of the pixels saved)
-            if im.mode != "RGB":
-                im = im.convert("RGBA").convert("RGB") if "A" in im.mode or im.mode == "P" \
-                    else im.convert("RGB")
+            # what is decoded: the file, scaled (a JPEG) to this size
+            key = (path, os.path.getmtime(path), size, im.size)
+            if decoded is not None and decoded[0] == key:
+                im = decoded[1]
+            else:
+                im.load()
+                ImageOps.exif_transpose(im, in_place=True)   # (a copy of the pixels saved)
+                if im.mode != "RGB":
+                    im = im.convert("RGBA").convert("RGB") if "A" in im.mode or im.mode == "P" \
+                        else im.convert("RGB")
+                if keep:
+                    return key, im
             if max(im.size) > work_side:
                 k = work_side / max(im.size)
                 rgb = _resize(im, (max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))))
