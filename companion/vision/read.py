@@ -283,11 +283,14 @@ def ink_suits(rgb, pip, size) -> tuple[str, set[int]]:
     import numpy as np
     r = max(3, int(size * 0.35))
     x, y = round(float(pip[0])), round(float(pip[1]))
-    w = rgb[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].astype(np.float32)
-    if w.size == 0:
+    from .detect import percentile_sorted
+    win = rgb[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+    if win.size == 0:
         return "", set()
+    w = win.astype(np.float32)
     mn = w.min(2)
-    hi, lo = float(np.percentile(mn, 95)), float(mn.min())
+    ranked = np.sort(win.min(2).ravel(), kind="stable")[None]
+    hi, lo = float(percentile_sorted(ranked, 95)[0]), float(ranked[0, 0])
     if hi - lo < 20:
         return "", set()
     paper = w[mn > lo + 0.8 * (hi - lo)].mean(0) + 1
