@@ -29,13 +29,16 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
     # the sheet's code may name the game: without the variant it is read first; with it, it
     # is looked for while the cards are read (OpenCV's search lets go of the GIL: on two
     # cores a 12-megapixel photo is read about a fifth sooner; the pool starts no thread
-    # until asked). A photo with more pixels than the working image is decoded again at once,
-    # beside them: a finer reading (small indices) needs it
+    # until asked). Where the indices look small, a photo with more pixels than the working
+    # image is decoded again beside the rest of the first reading: the finer one needs it
     with ThreadPoolExecutor(max_workers=2) as pool:
         later = pool.submit(find_sheet_code, rgb) if variant is not None else None
-        ahead = None
-        if camera is None and info["scale"] < 1:
-            ahead = pool.submit(decode_photo, photo, round(max(rgb.shape) * MAX_ZOOM))
+        early = []
+
+        def ahead():
+            if camera is None and info["scale"] < 1 and not early:
+                early.append(pool.submit(decode_photo, photo,
+                                         round(max(rgb.shape[:2]) * MAX_ZOOM)))
         sheet = find_sheet_code(rgb) if later is None else None
         key = variant or (sheet.variant if sheet else None)
         if decks is None:
@@ -54,7 +57,7 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
             size = (round(rgb.shape[1] * zoom), round(rgb.shape[0] * zoom))
             if camera is None and info["scale"] < 1:
                 try:   # (taken when it is what this size decodes; else read again)
-                    decoded = ahead.result()
+                    decoded = early[0].result() if early else None
                 except Exception:   # the reading below says what is wrong
                     decoded = None
                 big, _ = load_photo(photo, work_side=max(size), decoded=decoded)
@@ -70,7 +73,7 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
         cards = read_photo(rgb, decks=decks,
                            threshold=THRESHOLD if threshold is None else threshold,
                            finer=finer, deck=cal,
-                           detail=1 / info["scale"] if camera is None else 1.0)
+                           detail=1 / info["scale"] if camera is None else 1.0, ahead=ahead)
         piles = map_piles(cards, key, rgb) if key and cards else None
         if later is not None:
             sheet = later.result()

@@ -127,3 +127,19 @@ def test_photo_read_in_two_halves_is_pillows_resize(tmp_path, side):
     assert _split_row(1500, size[1]) is not None
     want = Image.fromarray(img[..., ::-1]).resize(size, Image.Resampling.BILINEAR)
     assert np.array_equal(rgb, np.asarray(want))
+
+
+def test_photo_decoded_ahead_reads_the_same(tmp_path):
+    # `scan` decodes a large photo again while it reads the working image, for the finer
+    # reading: the pixels are those read from the file, whichever size is asked for
+    from companion.vision.image import decode_photo
+    rng = np.random.default_rng(2)
+    img = cv2.resize(rng.integers(0, 256, (60, 80, 3), np.uint8), (2400, 1800),
+                     interpolation=cv2.INTER_CUBIC)
+    p = tmp_path / "big.jpg"
+    cv2.imwrite(str(p), img)
+    early = decode_photo(p, 1600)
+    for side in (1600, 1300, 1000):   # the last one a JPEG decoded at half size
+        got, info = load_photo(p, work_side=side, decoded=early)
+        want, info2 = load_photo(p, work_side=side)
+        assert np.array_equal(got, want) and info == info2
