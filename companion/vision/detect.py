@@ -98,11 +98,19 @@ def ink_components(rgb, mn=None):
         cv2.erode(ink, np.ones((3, 3), np.uint8)), connectivity=8)
     if m > 1:
         # the blob each part lies in: the label under a pixel of the part, the first of its
-        # top row (a look along one row per part, not through the whole image)
-        whole = np.empty(m - 1, labels.dtype)
-        for j, (x, y, w_) in enumerate(pstats[1:, :3].tolist()):
-            x += int(np.argmax(parts[y, x:x + w_] == j + 1))
-            whole[j] = labels[y, x]
+        # top row (a look along one row per part; through the whole image where the parts
+        # are so many that the loop would take longer)
+        if m <= 8000:
+            whole = np.empty(m - 1, labels.dtype)
+            for j, (x, y, w_) in enumerate(pstats[1:, :3].tolist()):
+                x += int(np.argmax(parts[y, x:x + w_] == j + 1))
+                whole[j] = labels[y, x]
+        else:
+            flat = parts.ravel()
+            at = np.flatnonzero(flat)[::-1]
+            first = np.zeros(m, np.int64)
+            first[flat[at]] = at
+            whole = labels.ravel()[first[1:]]
         # two parts, each a fifth of the blob or more (not bits of a thin stroke)
         big = pstats[1:, 4] >= np.maximum(8, 0.2 * stats[whole, 4])
         split = big & (np.bincount(whole[big], minlength=n)[whole] == 2)
