@@ -48,9 +48,13 @@ def ink_components(rgb, mn=None):
     bg = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (kk, kk)))
     bg = cv2.blur(bg, (kk, kk))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-    bgf = bg.astype(np.int16)
-    diff = bgf - mn.astype(np.int16)
-    ink = ((diff > np.maximum(28, bgf // 4)) & (bg > 70)).astype(np.uint8)
+    # how much darker than its paper (in uint8, 0 where lighter: every test below asks for
+    # more than 0); ink: more than max(28, a quarter of the paper), on paper brighter than
+    # 70 (the threshold 255 where it is not: no difference exceeds it)
+    diff = cv2.subtract(bg, mn)
+    v = np.arange(256)
+    need = np.where(v > 70, np.maximum(v >> 2, 28), 255).astype(np.uint8)
+    ink = (diff > cv2.LUT(bg, need)).view(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     side = max(h, w)
     huge = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > side * 0.06) + 1
@@ -62,19 +66,29 @@ def ink_components(rgb, mn=None):
         # stroke keeps) are peeled off, freeing the glyph. What is left of such blobs is
         # marked: bits of a card back's pattern come free too, and two such bits are never
         # taken for an index (:func:`_pairs`)
-        lut = np.zeros(n, np.uint8)
-        lut[huge] = 1
-        blob = lut[labels]
         k = max(3, round(side / 250))
+        # all of it within the blobs' box, with a margin wider than the openings' reach
+        x0, y0 = stats[huge, 0].min() - k - 2, stats[huge, 1].min() - k - 2
+        x1 = (stats[huge, 0] + stats[huge, 2]).max() + k + 2
+        y1 = (stats[huge, 1] + stats[huge, 3]).max() + k + 2
+        box = (slice(max(0, y0), min(h, y1)), slice(max(0, x0), min(w, x1)))
+        blob = np.zeros((box[0].stop - box[0].start, box[1].stop - box[1].start), np.uint8)
+        for i in huge.tolist():
+            bx, by, bw, bh = stats[i, :4].tolist()
+            at = (slice(by - box[0].start, by - box[0].start + bh),
+                  slice(bx - box[1].start, bx - box[1].start + bw))
+            blob[at] |= (labels[by:by + bh, bx:bx + bw] == i).view(np.uint8)
         wide = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
                                 cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        ink[blob > 0] = 0
+        part = ink[box]
+        part &= blob ^ 1
         # a light table makes a strip too thin for that opening, but paler than any ink:
         # within such blobs only what is darker than 0.4 of the paper is kept
-        dark = (diff > bgf * 2 // 5).astype(np.uint8)
-        ink |= blob & dark & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
+        fifths = (v * 2 // 5).astype(np.uint8)
+        dark = (diff[box] > cv2.LUT(bg[box], fifths)).view(np.uint8)
+        part |= blob & dark & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-        peeled = np.bincount(labels[blob > 0], minlength=n) > 0
+        peeled = np.bincount(labels[box][blob > 0], minlength=n) > 0
     # a rank glyph touching its pip (a tight index, blur) makes one blob of the two: where a
     # blob falls apart in two when eroded by a pixel, the two are blobs too (beside the whole);
     # one touching a thin dark line (another card's edge) makes a blob too big or too sparse
@@ -83,12 +97,20 @@ def ink_components(rgb, mn=None):
     m, parts, pstats, pcents = cv2.connectedComponentsWithStats(
         cv2.erode(ink, np.ones((3, 3), np.uint8)), connectivity=8)
     if m > 1:
-        # the blob each part lies in: the label under the part's first pixel
-        flat = parts.ravel()
-        at = np.flatnonzero(flat)[::-1]
-        first = np.zeros(m, np.int64)
-        first[flat[at]] = at
-        whole = labels.ravel()[first[1:]]
+        # the blob each part lies in: the label under a pixel of the part, the first of its
+        # top row (a look along one row per part; through the whole image where the parts
+        # are so many that the loop would take longer)
+        if m <= 8000:
+            whole = np.empty(m - 1, labels.dtype)
+            for j, (x, y, w_) in enumerate(pstats[1:, :3].tolist()):
+                x += int(np.argmax(parts[y, x:x + w_] == j + 1))
+                whole[j] = labels[y, x]
+        else:
+            flat = parts.ravel()
+            at = np.flatnonzero(flat)[::-1]
+            first = np.zeros(m, np.int64)
+            first[flat[at]] = at
+            whole = labels.ravel()[first[1:]]
         # two parts, each a fifth of the blob or more (not bits of a thin stroke)
         big = pstats[1:, 4] >= np.maximum(8, 0.2 * stats[whole, 4])
         split = big & (np.bincount(whole[big], minlength=n)[whole] == 2)
@@ -160,21 +182,44 @@ def crops(rgb, mn, P, R):
     g = np.empty((n, CROP_H, CROP_W), np.uint8)
     c = np.empty((n, CROP_H, CROP_W, 3), np.uint8)
     dst = np.float32([[0, 0], [CROP_W, 0], [0, CROP_H]])
+    # each crop's three corners, all at once (the same arithmetic as one by one)
+    P, R = np.asarray(P, np.float64).reshape(-1, 2), np.asarray(R, np.float64).reshape(-1, 2)
+    d = np.hypot(*(R - P).T)[:, None]
+    u = (R - P) / np.maximum(d, 1e-6)
+    v = np.stack([-u[:, 1], u[:, 0]], 1)
+    m = (P + R) / 2
+    top = m + ALONG * d * u
+    corners = np.stack([top - ACROSS * d * v, top + ACROSS * d * v,
+                        m - ALONG * d * u - ACROSS * d * v], 1).astype(np.float32)
     for k in range(n):
-        p, r = P[k], R[k]
-        d = float(np.hypot(*(r - p)))
-        u = (r - p) / max(d, 1e-6)
-        v = np.array([-u[1], u[0]])
-        m = (p + r) / 2
-        top = m + ALONG * d * u
-        src = np.float32([top - ACROSS * d * v, top + ACROSS * d * v,
-                          m - ALONG * d * u - ACROSS * d * v])
-        A = cv2.getAffineTransform(src, dst)
+        A = cv2.getAffineTransform(corners[k], dst)
         g[k] = cv2.warpAffine(mn, A, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
         c[k] = cv2.warpAffine(rgb, A, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
     return g, c
+
+
+def percentile_sorted(ranked, q, wide=False):
+    """``np.percentile(rows, q, axis=1)`` of float32 rows of whole numbers (bytes), bit for
+    bit, from the rows sorted (``ranked``, a radix sort): numpy's linear interpolation between
+    the two nearest ranks without its selection per row. For a number ``q`` numpy works in
+    float32 (the weight rounded to float32); ``wide``: as for a sequence of them, in float64."""
+    import math
+
+    import numpy as np
+    n = ranked.shape[1]
+    at = (n - 1) * (q / 100)
+    i = math.floor(at)
+    t = at - i
+    a = ranked[:, i].astype(np.float32)
+    b = ranked[:, min(i + 1, n - 1)].astype(np.float32)
+    step = b - a
+    if wide:
+        a, b, step = a.astype(np.float64), b.astype(np.float64), step.astype(np.float64)
+    if t >= 0.5:
+        return b - step * (1 - t if wide else np.float32(1 - t))
+    return a + step * (t if wide else np.float32(t))
 
 
 _HOG = None
@@ -189,29 +234,38 @@ def features(g, c):
     if _HOG is None:
         _HOG = cv2.HOGDescriptor((CROP_W, CROP_H), (16, 16), (8, 8), (8, 8), 9)
     n = len(g)
-    out = []
+    if not n:
+        return np.zeros((0, _HOG.getDescriptorSize() + 86), np.float32)
     gf = g.astype(np.float32)
-    lo = np.percentile(gf.reshape(n, -1), 3, axis=1)[:, None, None]
-    hi = np.percentile(gf.reshape(n, -1), 97, axis=1)[:, None, None]
+    ranked = np.sort(g.reshape(n, -1), axis=1, kind="stable")   # a radix sort of bytes
+    lo = percentile_sorted(ranked, 3)[:, None, None]
+    hi = percentile_sorted(ranked, 97)[:, None, None]
     norm = np.clip((gf - lo) / np.maximum(hi - lo, 12), 0, 1)
     n8 = (norm * 255).astype(np.uint8)
-    cf = c.astype(np.float32) + 1
-    for k in range(n):
-        h = _HOG.compute(n8[k]).ravel()
-        thumb = cv2.resize(norm[k], (8, 10), interpolation=cv2.INTER_AREA).ravel()
-        ink = norm[k] < 0.45
-        paper = norm[k] > 0.75
-        col = []
-        pm = cf[k][paper].mean(0) if paper.any() else np.array([200, 200, 200], np.float32)
-        for half in (slice(0, CROP_H // 2), slice(CROP_H // 2, CROP_H)):
-            im = ink[half]
-            if im.sum() >= 3:
-                m = cf[k][half][im].mean(0) / pm
-                col += [m[0] - m[1], m[2] - m[1], m[0] - m[2]]
-            else:
-                col += [0.0, 0.0, 0.0]
-        out.append(np.concatenate([h, thumb, np.array(col, np.float32) * 3]))
-    return np.array(out, np.float32).reshape(n, -1)
+    hog = np.array([_HOG.compute(x).ravel() for x in n8], np.float32).reshape(n, -1)
+    # the crops stacked: INTER_AREA by a whole factor averages each 4x4 block of one crop only
+    thumb = cv2.resize(norm.reshape(n * CROP_H, CROP_W), (8, 10 * n),
+                       interpolation=cv2.INTER_AREA).reshape(n, 80)
+    # the ink's and the paper's colours: sums of whole numbers below 2 ** 24, exact in
+    # float32 in any order, so one product of masks and pixels gives the means exactly
+    px = CROP_H * CROP_W
+    half = CROP_H // 2 * CROP_W   # the rank half's pixels, then the pip half's
+    cf = c.reshape(n, px, 3).astype(np.float32) + 1
+    flat = norm.reshape(n, px)
+    masks = np.zeros((n, 3, px), np.float32)
+    masks[:, 0] = flat > 0.75
+    masks[:, 1, :half] = flat[:, :half] < 0.45
+    masks[:, 2, half:] = flat[:, half:] < 0.45
+    sums = masks @ cf
+    count = masks.sum(2)
+    pm = np.where(count[:, :1] > 0, sums[:, 0] / np.maximum(count[:, :1], 1), np.float32(200))
+    col = np.zeros((n, 6), np.float32)
+    for j in (1, 2):
+        m = sums[:, j] / np.maximum(count[:, j:j + 1], 1) / pm
+        got = count[:, j] >= 3
+        col[got, 3 * j - 3:3 * j] = np.stack([m[:, 0] - m[:, 1], m[:, 2] - m[:, 1],
+                                               m[:, 0] - m[:, 2]], 1)[got]
+    return np.concatenate([hog, thumb, col * 3], 1)
 
 
 def candidates(rgb) -> Candidates:

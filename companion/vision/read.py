@@ -97,10 +97,12 @@ def dominant_up(dets):
     return ax
 
 
-def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None):
+def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None,
+               sizes=None):
     """Detections for every card read in an RGB image (working resolution). ``deck``: the
     player's deck calibration (:class:`companion.vision.calibrate.Deck`), which sharpens the
-    model's readings of the indices it resembles."""
+    model's readings of the indices it resembles. ``sizes``: called with the pip-rank
+    distances of the candidates taken for an index, before they are read further."""
     import numpy as np
 
     from .detect import candidates
@@ -114,6 +116,8 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     keep = np.flatnonzero(obj > OBJECTNESS)
     if not len(keep):
         return []
+    if sizes is not None:
+        sizes(np.hypot(*(c.rank[keep] - c.pip[keep]).T))
     if getattr(clf, "refiner", None) is not None:
         pr[keep], ps[keep] = clf.refiner.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep],
                                                  ps[keep])
@@ -171,17 +175,23 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
 
 
 def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, finer=None,
-               deck=None, detail: float = 1.0):
+               deck=None, detail: float = 1.0, ahead=None):
     """:func:`read_cards`, and where the indices are small a second reading of a finer image:
     ``finer(zoom)`` gives the photo at ``zoom`` times the working resolution (from the file
     when it has the pixels: ``detail``, the photo's pixels per working pixel); without it the
     working image is upsampled. The reading with more sure cards is kept, its places in
     working pixels. An index smaller than :data:`TINY` in the pixels the photo has is not
-    read surely."""
+    read surely. ``ahead``: called (no arguments) as soon as the indices look small, before
+    the first reading ends: a caller may start on what ``finer`` will need."""
     import statistics
 
     import cv2
-    dets = read_cards(rgb, clf, decks, threshold, deck)
+
+    def sizes(d):
+        # the candidates' median is the readings' within a few per cent (10 photos)
+        if statistics.median(d.tolist()) < SMALL:
+            ahead()
+    dets = read_cards(rgb, clf, decks, threshold, deck, sizes if ahead is not None else None)
     if not dets:
         return dets
     med = statistics.median(d.size for d in dets)
@@ -283,11 +293,14 @@ def ink_suits(rgb, pip, size) -> tuple[str, set[int]]:
     import numpy as np
     r = max(3, int(size * 0.35))
     x, y = round(float(pip[0])), round(float(pip[1]))
-    w = rgb[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].astype(np.float32)
-    if w.size == 0:
+    from .detect import percentile_sorted
+    win = rgb[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+    if win.size == 0:
         return "", set()
+    w = win.astype(np.float32)
     mn = w.min(2)
-    hi, lo = float(np.percentile(mn, 95)), float(mn.min())
+    ranked = np.sort(win.min(2).ravel(), kind="stable")[None]
+    hi, lo = float(percentile_sorted(ranked, 95)[0]), float(ranked[0, 0])
     if hi - lo < 20:
         return "", set()
     paper = w[mn > lo + 0.8 * (hi - lo)].mean(0) + 1

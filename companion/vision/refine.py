@@ -35,28 +35,16 @@ def _hog(px, cell):
     return _HOGS[px]
 
 
-def _crop(rgb, centre, u, side, px):
-    """An upright square crop (px, px, 3) of ``side`` pixels centred at ``centre``, "up" along
-    ``u`` (unit vector)."""
-    import cv2
-    import numpy as np
-    v = np.array([-u[1], u[0]])
-    h = side / 2
-    top = centre + h * u
-    src = np.float32([top - h * v, top + h * v, centre - h * u - h * v])
-    dst = np.float32([[0, 0], [px, 0], [0, px]])
-    A = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(rgb, A, (px, px), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
 def _describe(c, px, cell, colour: bool):
     """For crops (n, px, px, 3): HOG of the contrast-normalised min channel, an 8x8 thumbnail,
     and (``colour``) the ink's colour relative to the paper (three differences)."""
     import numpy as np
     n = len(c)
-    g = c.min(axis=3).astype(np.float32).reshape(n, -1)
-    lo, hi = np.percentile(g, (3, 97), axis=1)
+    from .detect import percentile_sorted
+    g8 = c.min(axis=3).reshape(n, -1)
+    g = g8.astype(np.float32)
+    ranked = np.sort(g8, axis=1, kind="stable")
+    lo, hi = (percentile_sorted(ranked, q, wide=True) for q in (3, 97))
     norm = np.clip((g - lo[:, None]) / np.maximum(hi - lo, 12.0)[:, None], 0, 1)
     n8 = (norm * 255).astype(np.uint8).reshape(n, px, px)
     hog = _hog(px, cell)
@@ -77,6 +65,7 @@ def _describe(c, px, cell, colour: bool):
 
 def features(rgb, pips, ranks):
     """Feature rows (n, F) for index pairs: pip centres and rank-glyph centres (n, 2)."""
+    import cv2
     import numpy as np
     pips = np.asarray(pips, np.float64).reshape(-1, 2)
     ranks = np.asarray(ranks, np.float64).reshape(-1, 2)
@@ -85,12 +74,19 @@ def features(rgb, pips, ranks):
         return np.zeros((0, 1), np.float32)
     cp = np.empty((n, PIP_PX, PIP_PX, 3), np.uint8)
     cr = np.empty((n, RANK_PX, RANK_PX, 3), np.uint8)
-    for k in range(n):
-        p, r = pips[k], ranks[k]
-        d = max(float(np.hypot(*(r - p))), 1e-6)
-        u = (r - p) / d
-        cp[k] = _crop(rgb, p, u, PIP_SIDE * d, PIP_PX)
-        cr[k] = _crop(rgb, r, u, RANK_SIDE * d, RANK_PX)
+    d = np.maximum(np.hypot(*(ranks - pips).T), 1e-6)[:, None]
+    u = (ranks - pips) / d
+    for centres, side, px, out in ((pips, PIP_SIDE, PIP_PX, cp), (ranks, RANK_SIDE, RANK_PX, cr)):
+        # each crop's three corners, all at once (upright squares, "up" along u)
+        v = np.stack([-u[:, 1], u[:, 0]], 1)
+        h = side * d / 2
+        top = centres + h * u
+        corners = np.stack([top - h * v, top + h * v, centres - h * u - h * v],
+                           1).astype(np.float32)
+        dst = np.float32([[0, 0], [px, 0], [0, px]])
+        for k in range(n):
+            out[k] = cv2.warpAffine(rgb, cv2.getAffineTransform(corners[k], dst), (px, px),
+                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.concatenate([_describe(cp, PIP_PX, 6, True), _describe(cr, RANK_PX, 8, False)], 1)
 
 

@@ -21,17 +21,24 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from .image import grab_camera, load_photo
+    from .image import decode_photo, grab_camera, load_photo
     from .piles import map_piles
     from .qr import find_sheet_code
-    from .read import THRESHOLD, read_photo
+    from .read import MAX_ZOOM, THRESHOLD, read_photo
     rgb, info = grab_camera(camera) if camera is not None else load_photo(photo)
     # the sheet's code may name the game: without the variant it is read first; with it, it
     # is looked for while the cards are read (OpenCV's search lets go of the GIL: on two
     # cores a 12-megapixel photo is read about a fifth sooner; the pool starts no thread
-    # until asked)
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    # until asked). Where the indices look small, a photo with more pixels than the working
+    # image is decoded again beside the rest of the first reading: the finer one needs it
+    with ThreadPoolExecutor(max_workers=2) as pool:
         later = pool.submit(find_sheet_code, rgb) if variant is not None else None
+        early = []
+
+        def ahead():
+            if camera is None and info["scale"] < 1 and not early:
+                early.append(pool.submit(decode_photo, photo,
+                                         round(max(rgb.shape[:2]) * MAX_ZOOM)))
         sheet = find_sheet_code(rgb) if later is None else None
         key = variant or (sheet.variant if sheet else None)
         if decks is None:
@@ -49,9 +56,15 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
             import cv2
             size = (round(rgb.shape[1] * zoom), round(rgb.shape[0] * zoom))
             if camera is None and info["scale"] < 1:
-                big, _ = load_photo(photo, work_side=max(size))
+                try:   # (taken when it is what this size decodes; else read again)
+                    decoded = early[0].result() if early else None
+                except Exception:   # the reading below says what is wrong
+                    decoded = None
+                big, _ = load_photo(photo, work_side=max(size), decoded=decoded)
             else:
                 big = rgb
+            if big.shape[1::-1] == size:
+                return big
             interp = cv2.INTER_AREA if big.shape[1] > size[0] else cv2.INTER_CUBIC
             return cv2.resize(big, size, interpolation=interp)
 
@@ -60,7 +73,7 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
         cards = read_photo(rgb, decks=decks,
                            threshold=THRESHOLD if threshold is None else threshold,
                            finer=finer, deck=cal,
-                           detail=1 / info["scale"] if camera is None else 1.0)
+                           detail=1 / info["scale"] if camera is None else 1.0, ahead=ahead)
         piles = map_piles(cards, key, rgb) if key and cards else None
         if later is not None:
             sheet = later.result()

@@ -121,3 +121,21 @@ def test_an_index_with_a_glyph_peeled_off_the_table_is_read_only_when_sure(p, re
     here = [d for d in dets if abs(d.x - 316) < 25 and abs(d.y - 265) < 30]
     assert bool(here) == read
     assert all(d.code == Card.parse("Kh").code for d in here)
+
+
+@pytest.mark.parametrize("q", [3, 95, 97, 50])
+def test_percentile_of_sorted_bytes_is_numpys(q):
+    # the detector's contrast, the ink check and the refiner take percentiles from rows of
+    # bytes sorted once: the same values as numpy's, bit for bit (a card read otherwise
+    # could change)
+    from companion.vision.detect import percentile_sorted
+    rng = np.random.default_rng(q)
+    for cols in (1, 2, 7, 576, 1280, 6561):
+        rows = rng.integers(0, 256, (9, cols)).astype(np.uint8)
+        rows[:3] //= 60
+        ranked = np.sort(rows, axis=1, kind="stable")
+        f = rows.astype(np.float32)
+        assert np.array_equal(percentile_sorted(ranked, q), np.percentile(f, q, axis=1))
+        lo, hi = np.percentile(f, (q, 100 - q), axis=1)
+        assert np.array_equal(percentile_sorted(ranked, q, wide=True), lo)
+        assert np.array_equal(percentile_sorted(ranked, 100 - q, wide=True), hi)

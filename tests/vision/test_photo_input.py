@@ -110,3 +110,36 @@ def test_missing_camera_is_a_clear_error(capsys):
     code, _, err = _scan(capsys, "--camera", "97")
     assert code == 1
     assert "camera 97" in err
+
+
+@pytest.mark.parametrize("side", [1600, 1450, 1520, 1700])
+def test_photo_read_in_two_halves_is_pillows_resize(tmp_path, side):
+    # a large photo read at a finer size (the second reading of small indices) is resized in
+    # two halves at once: the pixels must be Pillow's own resize, bit for bit
+    from companion.vision.image import _split_row
+    rng = np.random.default_rng(side)
+    img = cv2.resize(rng.integers(0, 256, (150, 200, 3), np.uint8), (2000, 1500),
+                     interpolation=cv2.INTER_CUBIC)
+    p = tmp_path / "big.png"
+    cv2.imwrite(str(p), img)
+    rgb, _ = load_photo(p, work_side=side)
+    size = (side, round(1500 * side / 2000))
+    assert _split_row(1500, size[1]) is not None
+    want = Image.fromarray(img[..., ::-1]).resize(size, Image.Resampling.BILINEAR)
+    assert np.array_equal(rgb, np.asarray(want))
+
+
+def test_photo_decoded_ahead_reads_the_same(tmp_path):
+    # `scan` decodes a large photo again while it reads the working image, for the finer
+    # reading: the pixels are those read from the file, whichever size is asked for
+    from companion.vision.image import decode_photo
+    rng = np.random.default_rng(2)
+    img = cv2.resize(rng.integers(0, 256, (60, 80, 3), np.uint8), (2400, 1800),
+                     interpolation=cv2.INTER_CUBIC)
+    p = tmp_path / "big.jpg"
+    cv2.imwrite(str(p), img)
+    early = decode_photo(p, 1600)
+    for side in (1600, 1300, 1000):   # the last one a JPEG decoded at half size
+        got, info = load_photo(p, work_side=side, decoded=early)
+        want, info2 = load_photo(p, work_side=side)
+        assert np.array_equal(got, want) and info == info2
