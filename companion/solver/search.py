@@ -266,6 +266,12 @@ class Knowledge:
             and tab.space == "any" and not tab.max_cards
         self.dig = self.narrowable and v.decks == 1 and all(
             g.build.direction == "up" and g.build.suits == "same-suit" for g in v.foundations)
+        # Only tableau piles (interchangeable, side by side) and one group of foundations
+        # building up in suit from a base, one deck (Streets and Alleys): the tableau names
+        # the foundations (see :meth:`key_for`).
+        T = self.T
+        self.tableau_names_all = self.dig and self.sort_tableau and len(v.foundations) == 1 \
+            and len(T) + len(self.F) == len(names) and T[-1] - T[0] == len(T) - 1
         # What each foundation takes, from its piece (for move ordering only).
         self.f_accepts: dict[int, tuple] = {}
         if not v.pairs and not any(f.complete_runs for f in v.foundations):
@@ -482,6 +488,34 @@ class Knowledge:
         parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255),
                             2 if 252 < one_talon < 255 else pos.idle)))
         return b"".join(parts)
+
+    def key_for(self, root):
+        """The canonical key for the positions of a search from ``root``: :meth:`key`, or
+        where the tableau names the whole position, a cheaper key of the tableau alone.
+
+        That is where the piles are the tableau and one group of foundations building up in
+        suit from a base card, one deck (``tableau_names_all``), and ``root`` has no face-down
+        card, is not idle and each foundation holds a chain from its base as its rule builds
+        it. Then so does every position reached from it, with the same cards: those not on
+        the tableau are on the foundations, each suit's in one pile (one base card per suit),
+        in the one order the chain allows; with the foundations interchangeable in the key,
+        their piles are named by the tableau. No stock, so nothing else changes."""
+        if not self.tableau_names_all or root.idle or any(root.down):
+            return self.key
+        piles = root.piles
+        for f, (base, on_top, most) in self.f_accepts.items():
+            p = piles[f]
+            if len(p) > most or (p and p[0] not in base) \
+                    or any(p[k + 1] not in on_top[p[k]] for k in range(len(p) - 1)):
+                return self.key
+        lo, hi = self.T[0], self.T[-1] + 1
+        end = _ENDS[0]
+
+        def key(pos) -> bytes:
+            # Each pile's codes (below 128), sorted, joined by a byte of 128.
+            return end.join(sorted(map(bytes, pos.piles[lo:hi])))
+
+        return key
 
     def pointer(self, pos) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
@@ -1106,7 +1140,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         visited.add(key)
         return True
 
-    fresh(kn.key(work), work)
+    key = kn.key_for(pos)
+    fresh(key(work), work)
 
     won_line = None
     T = kn.T
@@ -1338,14 +1373,14 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                         q.push_turns(m[2], m[1], m[3])
                     else:
                         q.push_raw(m)
-                if not fresh(kn.key(q), q):
+                if not fresh(key(q), q):
                     continue
                 work = q
                 k, ms = settle()
                 if ms is None:
                     return result(WON, f"won after searching {nodes} positions",
                                   _line(root_line, node) + q.history)
-                if k and not fresh(kn.key(q), q):
+                if k and not fresh(key(q), q):
                     continue
                 if not ms:
                     continue
@@ -1373,7 +1408,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     keep_line = line is not None  # (only the whole depth-first search keeps a line)
     frames = [[kids, 0, k0, ()]]
     if keep_line:
-        frames[0][3] = (kn.key(work),)
+        frames[0][3] = (key(work),)
         line.update(frames[0][3])
     while frames:
         fr = frames[-1]
@@ -1398,7 +1433,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 work.push_raw(m)
         # Seen before (the safe moves from here are the same as last time): skip at once,
         # before generating any move.
-        key1 = kn.key(work)
+        key1 = key(work)
         if not fresh(key1, work):
             for _ in range(len(seq)):
                 work.pop()
@@ -1407,7 +1442,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         if ms is None:
             return result(WON, f"won after searching {nodes + 1} positions",
                           work.history[base:])
-        key2 = kn.key(work) if k else key1
+        key2 = key(work) if k else key1
         if k and not fresh(key2, work):
             ms = []
         k += len(seq)
