@@ -40,6 +40,7 @@ class Engine:
         self.T = tuple(i for i, n in enumerate(nm) if n[0] == "t")
         self.R = tuple(i for i, n in enumerate(nm) if n[0] == "r")
         self.Rset = frozenset(self.R)
+        self.TR = self.T + self.R
         self.reserve = v.reserve
         self.F = tuple(i for i, n in enumerate(nm) if n[0] == "f")
         self.Fset = frozenset(self.F)
@@ -51,6 +52,7 @@ class Engine:
         self.W = idx.get("w", -1)
         self.X = idx.get("x", -1)
         self.stock = v.stock
+        self.deck_size = v.deck_size
         self.passes = v.stock.passes if v.stock else 1
 
         tab = v.tableau
@@ -104,6 +106,8 @@ class Engine:
             self.f_returns |= group.returns
             self.f_transfer |= group.transfer
             self.force_aces |= group.force_aces
+        # (pile, on empty, on each top, most cards) of each foundation, for movegen
+        self.f_rules = tuple((f, self.f_base[f], self.f_on[f], self.f_max[f]) for f in self.F)
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
         self.pairs = v.pairs
         self.pyramid_slots: tuple = ()
@@ -305,14 +309,14 @@ class Engine:
 
     def _foundation_map(self, piles) -> dict[int, int]:
         acc: dict[int, int] = {}
-        for f in self.F:
+        for f, base, on, most in self.f_rules:
             p = piles[f]
             if not p:
-                codes = self.f_base[f]
-            elif len(p) >= self.f_max[f]:
+                codes = base
+            elif len(p) >= most:
                 continue
             else:
-                codes = self.f_on[f][p[-1]]
+                codes = on[p[-1]]
             for c in codes:
                 if c not in acc:
                     acc[c] = f
@@ -323,7 +327,7 @@ class Engine:
         acc = self._foundation_map(piles)
         if not acc:
             return
-        for i in self.T + self.R:
+        for i in self.TR:
             p = piles[i]
             if p and p[-1] in acc:
                 out.append((MOVE, i, 1, acc[p[-1]]))

@@ -67,7 +67,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import MISSING, dataclass, field, fields
-from functools import cache
+from functools import cache, lru_cache
 from operator import itemgetter
 
 from ..cards import RANK_TEXT, UNKNOWN
@@ -656,13 +656,7 @@ class Knowledge:
                 if not piles[i]:
                     p -= 2
                     continue
-                low = [13, 13, 13, 13]
-                for c in piles[i]:
-                    s, r = c // 13, c % 13
-                    if r > low[s]:
-                        p += 1
-                    else:
-                        low[s] = r
+                p += _disorder(piles[i])
         if self.clear_tableau:
             p += sum(len(piles[i]) for i in self.T)
         return p
@@ -739,6 +733,21 @@ class Knowledge:
 
 _ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
 _SCORE_AND_TURNS = itemgetter(0, 1)  # a scored child's sort key: its score, then its turns
+
+
+@lru_cache(maxsize=1 << 16)
+def _disorder(pile) -> int:
+    """How many cards of ``pile`` (bottom to top) lie on a lower card of their own suit (see
+    ``progress``), kept for the piles met: most positions share most of their piles."""
+    n = 0
+    low = [13, 13, 13, 13]
+    for c in pile:
+        s, r = c // 13, c % 13
+        if r > low[s]:
+            n += 1
+        else:
+            low[s] = r
+    return n
 
 
 def _through(i, k, j, free, out) -> None:
@@ -1224,8 +1233,11 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         for i in T:
             p = work.piles[i]   # (as it is here: a push and its pop leave a new list)
             # the shallowest wanted card of the pile, under d cards
-            d = next((d for d in range(1, min(4, len(p) - work.down[i]))
-                      if p[-1 - d] in need), 0)
+            d = 0
+            for x in range(1, min(4, len(p) - work.down[i])):
+                if p[-1 - x] in need:
+                    d = x
+                    break
             if not d:
                 continue
             seq, moves = [], ms
