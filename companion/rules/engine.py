@@ -141,7 +141,9 @@ class Engine:
         if self.complete_runs:
             gens.append(self._gen_discards)
         builds = bool(tab) and (tab.build.direction != "none" or tab.space != "none")
-        if builds and self.unit != "none":
+        if builds and self.unit == "single" and not self.space_unit:
+            gens.append(self._gen_single)
+        elif builds and self.unit != "none":
             gens.append(self._gen_tableau)
         if self.W >= 0 and builds:
             gens.append(self._gen_waste_to_tableau)
@@ -168,11 +170,12 @@ class Engine:
         # rule narrows the choice: then :meth:`gen_from` asks just those.
         names = {g.__name__ for g in gens}
         self.plain_lifts = not (self.fill_first or self.strict_last or self.force_aces) \
-            and names <= {"_gen_to_foundations", "_gen_tableau", "_gen_waste_to_tableau",
+            and names <= {"_gen_to_foundations", "_gen_tableau", "_gen_single",
+                          "_gen_waste_to_tableau",
                           "_gen_stock_to_space", "_gen_reserve_to_tableau",
                           "_gen_from_foundations", "_gen_transfers"}
         self.lifts_to_f = "_gen_to_foundations" in names
-        self.lifts_to_t = "_gen_tableau" in names
+        self.lifts_to_t = bool(names & {"_gen_tableau", "_gen_single"})
 
     # ------------------------------------------------------------------ generation
     def gen(self, pos) -> list[Raw]:
@@ -420,6 +423,9 @@ class Engine:
         piles, down = pos.piles, pos.down
         tmax, T, tb = self.tmax, self.T, self.tbuild
         unit = self.unit
+        if unit == "single" and not self.space_unit:
+            self._gen_single(pos, out, sources)
+            return
         single = unit == "single"
         runs = unit == "run" or unit == "same-suit-run"
         same_suit = unit == "same-suit-run"
@@ -478,6 +484,30 @@ class Engine:
                         and k != n:
                     for j in empties:
                         out.append((MOVE, i, k, j))
+
+    def _gen_single(self, pos, out, sources=None) -> None:
+        """:meth:`_gen_tableau` where one card moves at a time, the same moves in the same
+        order (the hottest generation of the solver, written out for speed): each source's
+        top card looked up in each target's row of the build table, then the spaces."""
+        piles, T, tb, tmax = pos.piles, self.T, self.tbuild, self.tmax
+        if sources is None:
+            sources = T
+        rows = [(j, tb[q[-1]]) for j in T if (q := piles[j])]
+        empties = [j for j in T if not piles[j]] if len(rows) < len(T) else ()
+        space_card = self.space_card
+        for i in sources:
+            p = piles[i]
+            if not p or p[-1] == UNKNOWN:
+                continue  # no card lifts off an unnamed card
+            c = p[-1]
+            for j, row in rows:
+                if row[c] and j != i and (not tmax or len(piles[j]) < tmax):
+                    out.append((MOVE, i, 1, j))
+            # (a whole pile into a space changes nothing)
+            if empties and len(p) > 1 and (space_card[c] if space_card
+                                           else self.space_takes(pos, i, c)):
+                for j in empties:
+                    out.append((MOVE, i, 1, j))
 
     def _gen_waste_to_tableau(self, pos, out) -> None:
         piles = pos.piles

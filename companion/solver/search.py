@@ -573,9 +573,9 @@ class Knowledge:
         make it, each legal where it is played). Into a space, one of them (the first)
         when ``first_space_only``; never a whole pile into a space (nothing changes)."""
         piles, down, tb, T = pos.piles, pos.down, self.tb, self.T
+        if all(map(piles.__getitem__, T)):
+            return []  # no space
         empties = [j for j in T if not piles[j]]
-        if not empties:
-            return []
         out = []
         all_free = tuple(empties)
         most = 1 << len(empties)  # the most cards a run may move onto a card
