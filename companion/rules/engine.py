@@ -24,6 +24,9 @@ KIND_NAMES = ("move", "stock", "pair", "fold", "reveal")
 
 Raw = tuple[int, int, int, int]
 
+# The most foundation maps an engine keeps (see :meth:`Engine._foundation_map`).
+F_MAPS_KEPT = 20_000
+
 
 @cache
 def engine_for(variant: Variant) -> Engine:
@@ -108,6 +111,7 @@ class Engine:
             self.force_aces |= group.force_aces
         # (pile, on empty, on each top, most cards) of each foundation, for movegen
         self.f_rules = tuple((f, self.f_base[f], self.f_on[f], self.f_max[f]) for f in self.F)
+        self._f_maps: dict[tuple, dict[int, int]] = {}  # see :meth:`_foundation_map`
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
         self.pairs = v.pairs
         self.pyramid_slots: tuple = ()
@@ -311,7 +315,14 @@ class Engine:
         return out
 
     def _foundation_map(self, piles) -> dict[int, int]:
-        acc: dict[int, int] = {}
+        """Each code a foundation takes now -> the first such foundation. Kept for each state
+        of the foundations met (they change far less often than the tableau): the dict
+        returned is shared, read it only."""
+        state = tuple(map(piles.__getitem__, self.F))
+        acc = self._f_maps.get(state)
+        if acc is not None:
+            return acc
+        acc = {}
         for f, base, on, most in self.f_rules:
             p = piles[f]
             if not p:
@@ -323,6 +334,9 @@ class Engine:
             for c in codes:
                 if c not in acc:
                     acc[c] = f
+        if len(self._f_maps) >= F_MAPS_KEPT:
+            self._f_maps.clear()
+        self._f_maps[state] = acc
         return acc
 
     def _gen_to_foundations(self, pos, out) -> None:

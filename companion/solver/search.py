@@ -1114,7 +1114,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 return k, None
             if work.is_blocked():
                 return k, []
-            ms = work.raw_moves()
+            ms = eng.gen(work)  # (work.raw_moves(), one call less)
             sm = kn.safe_move(work, ms)
             if sm is None:
                 if stranded is not None and stranded(work, root):
