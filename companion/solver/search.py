@@ -282,6 +282,7 @@ class Knowledge:
                 for f in self.F[k:k + g.count]:
                     self.f_accepts[f] = (base, on_top, g.max_cards)
                 k += g.count
+        self._needed: dict[tuple, frozenset[int]] = {}  # see :meth:`needed`
         # Turning the stock touches only the stock and the waste, and a move that touches
         # neither does not depend on them: such moves commute with the stock action. So the
         # search turns the stock only on the way to a move that uses the stock or the waste
@@ -661,16 +662,24 @@ class Knowledge:
             p += sum(len(piles[i]) for i in self.T)
         return p
 
-    def needed(self, pos) -> set[int]:
-        """The cards the foundations would take now (a heuristic, for ordering only)."""
+    def needed(self, pos) -> frozenset[int]:
+        """The cards the foundations would take now (a heuristic, for ordering only), kept
+        for each state of the foundations met (they change far less often than the rest)."""
         piles = pos.piles
-        out: set[int] = set()
+        state = tuple(map(piles.__getitem__, self.F))
+        out = self._needed.get(state)
+        if out is not None:
+            return out
+        found: set[int] = set()
         for f, (base, on_top, most) in self.f_accepts.items():
             p = piles[f]
             if not p:
-                out.update(base)
+                found.update(base)
             elif len(p) < most:
-                out.update(on_top[p[-1]])
+                found.update(on_top[p[-1]])
+        if len(self._needed) >= NEEDED_KEPT:
+            self._needed.clear()
+        out = self._needed[state] = frozenset(found)
         return out
 
     def score(self, pos, m, need=frozenset()) -> int:
@@ -731,6 +740,7 @@ class Knowledge:
         return 20
 
 
+NEEDED_KEPT = 20_000  # the most foundation states whose wanted cards are kept (``needed``)
 _ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
 _SCORE_AND_TURNS = itemgetter(0, 1)  # a scored child's sort key: its score, then its turns
 
