@@ -1342,7 +1342,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                         work.pop()
         if digs:
             scored.extend(dig_children(ms, need))
-        if supers:
+        if supers and not all(map(work.piles.__getitem__, T)):  # (they need a space)
             for unit, seq in kn.supermoves(work, spaces_alike):
                 if not narrow or not unlikely(work, unit, need):
                     scored.append((-score(work, unit, need) - SUPER_BONUS, 0, seq))
