@@ -539,8 +539,9 @@ class Knowledge:
             return None
         piles = pos.piles
         onf = takes = None
+        Fset, sources = self.Fset, self.auto_sources
         for m in moves:
-            if m[0] != MOVE or m[3] not in self.Fset or m[1] not in self.auto_sources:
+            if m[0] != MOVE or m[3] not in Fset or m[1] not in sources:
                 continue
             src = piles[m[1]]
             c = src[-1]
@@ -1414,7 +1415,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 counter += 1
                 if node_pos is root_pos and first:
                     group = first.get(_first(seq), len(first))
-                kept.append((group, kn.progress(q, measure) + gw * len(q.history), -counter,
+                kept.append((group, kn.progress(q, measure) + gw * len(child[1]), -counter,
                              q.copy(), child, grand))
             if width is not None and len(kept) > width:
                 kept.sort(key=lambda e: e[:3])
