@@ -24,6 +24,9 @@ KIND_NAMES = ("move", "stock", "pair", "fold", "reveal")
 
 Raw = tuple[int, int, int, int]
 
+# The most foundation maps an engine keeps (see :meth:`Engine._foundation_map`).
+F_MAPS_KEPT = 20_000
+
 
 @cache
 def engine_for(variant: Variant) -> Engine:
@@ -40,6 +43,7 @@ class Engine:
         self.T = tuple(i for i, n in enumerate(nm) if n[0] == "t")
         self.R = tuple(i for i, n in enumerate(nm) if n[0] == "r")
         self.Rset = frozenset(self.R)
+        self.TR = self.T + self.R
         self.reserve = v.reserve
         self.F = tuple(i for i, n in enumerate(nm) if n[0] == "f")
         self.Fset = frozenset(self.F)
@@ -51,6 +55,7 @@ class Engine:
         self.W = idx.get("w", -1)
         self.X = idx.get("x", -1)
         self.stock = v.stock
+        self.deck_size = v.deck_size
         self.passes = v.stock.passes if v.stock else 1
 
         tab = v.tableau
@@ -104,6 +109,9 @@ class Engine:
             self.f_returns |= group.returns
             self.f_transfer |= group.transfer
             self.force_aces |= group.force_aces
+        # (pile, on empty, on each top, most cards) of each foundation, for movegen
+        self.f_rules = tuple((f, self.f_base[f], self.f_on[f], self.f_max[f]) for f in self.F)
+        self._f_maps: dict[tuple, dict[int, int]] = {}  # see :meth:`_foundation_map`
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
         self.pairs = v.pairs
         self.pyramid_slots: tuple = ()
@@ -137,7 +145,9 @@ class Engine:
         if self.complete_runs:
             gens.append(self._gen_discards)
         builds = bool(tab) and (tab.build.direction != "none" or tab.space != "none")
-        if builds and self.unit != "none":
+        if builds and self.unit == "single" and not self.space_unit:
+            gens.append(self._gen_single)
+        elif builds and self.unit != "none":
             gens.append(self._gen_tableau)
         if self.W >= 0 and builds:
             gens.append(self._gen_waste_to_tableau)
@@ -164,11 +174,12 @@ class Engine:
         # rule narrows the choice: then :meth:`gen_from` asks just those.
         names = {g.__name__ for g in gens}
         self.plain_lifts = not (self.fill_first or self.strict_last or self.force_aces) \
-            and names <= {"_gen_to_foundations", "_gen_tableau", "_gen_waste_to_tableau",
+            and names <= {"_gen_to_foundations", "_gen_tableau", "_gen_single",
+                          "_gen_waste_to_tableau",
                           "_gen_stock_to_space", "_gen_reserve_to_tableau",
                           "_gen_from_foundations", "_gen_transfers"}
         self.lifts_to_f = "_gen_to_foundations" in names
-        self.lifts_to_t = "_gen_tableau" in names
+        self.lifts_to_t = bool(names & {"_gen_tableau", "_gen_single"})
 
     # ------------------------------------------------------------------ generation
     def gen(self, pos) -> list[Raw]:
@@ -304,18 +315,28 @@ class Engine:
         return out
 
     def _foundation_map(self, piles) -> dict[int, int]:
-        acc: dict[int, int] = {}
-        for f in self.F:
+        """Each code a foundation takes now -> the first such foundation. Kept for each state
+        of the foundations met (they change far less often than the tableau): the dict
+        returned is shared, read it only."""
+        state = tuple(map(piles.__getitem__, self.F))
+        acc = self._f_maps.get(state)
+        if acc is not None:
+            return acc
+        acc = {}
+        for f, base, on, most in self.f_rules:
             p = piles[f]
             if not p:
-                codes = self.f_base[f]
-            elif len(p) >= self.f_max[f]:
+                codes = base
+            elif len(p) >= most:
                 continue
             else:
-                codes = self.f_on[f][p[-1]]
+                codes = on[p[-1]]
             for c in codes:
                 if c not in acc:
                     acc[c] = f
+        if len(self._f_maps) >= F_MAPS_KEPT:
+            self._f_maps.clear()
+        self._f_maps[state] = acc
         return acc
 
     def _gen_to_foundations(self, pos, out) -> None:
@@ -323,7 +344,7 @@ class Engine:
         acc = self._foundation_map(piles)
         if not acc:
             return
-        for i in self.T + self.R:
+        for i in self.TR:
             p = piles[i]
             if p and p[-1] in acc:
                 out.append((MOVE, i, 1, acc[p[-1]]))
@@ -416,6 +437,9 @@ class Engine:
         piles, down = pos.piles, pos.down
         tmax, T, tb = self.tmax, self.T, self.tbuild
         unit = self.unit
+        if unit == "single" and not self.space_unit:
+            self._gen_single(pos, out, sources)
+            return
         single = unit == "single"
         runs = unit == "run" or unit == "same-suit-run"
         same_suit = unit == "same-suit-run"
@@ -474,6 +498,30 @@ class Engine:
                         and k != n:
                     for j in empties:
                         out.append((MOVE, i, k, j))
+
+    def _gen_single(self, pos, out, sources=None) -> None:
+        """:meth:`_gen_tableau` where one card moves at a time, the same moves in the same
+        order (the hottest generation of the solver, written out for speed): each source's
+        top card looked up in each target's row of the build table, then the spaces."""
+        piles, T, tb, tmax = pos.piles, self.T, self.tbuild, self.tmax
+        if sources is None:
+            sources = T
+        rows = [(j, tb[q[-1]]) for j in T if (q := piles[j])]
+        empties = [j for j in T if not piles[j]] if len(rows) < len(T) else ()
+        space_card = self.space_card
+        for i in sources:
+            p = piles[i]
+            if not p or p[-1] == UNKNOWN:
+                continue  # no card lifts off an unnamed card
+            c = p[-1]
+            for j, row in rows:
+                if row[c] and j != i and (not tmax or len(piles[j]) < tmax):
+                    out.append((MOVE, i, 1, j))
+            # (a whole pile into a space changes nothing)
+            if empties and len(p) > 1 and (space_card[c] if space_card
+                                           else self.space_takes(pos, i, c)):
+                for j in empties:
+                    out.append((MOVE, i, 1, j))
 
     def _gen_waste_to_tableau(self, pos, out) -> None:
         piles = pos.piles

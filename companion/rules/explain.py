@@ -436,14 +436,14 @@ def is_won(pos) -> bool:
     piles = pos.piles
     win = v.win
     if win == "foundations":
-        return sum(len(piles[f]) for f in eng.F) == v.deck_size
+        return sum([len(piles[f]) for f in eng.F]) == eng.deck_size
     if win == "tableau-empty":
         return not any(piles[i] for i in eng.T)
     if win == "pyramid-empty":
         return not any(piles[i] for i in eng.P)
     if win == "one-pile":
         return eng.line_length(piles) == 1 and not piles[eng.S] and \
-            len(piles[eng.P[0]]) == v.deck_size
+            len(piles[eng.P[0]]) == eng.deck_size
     if win == "tableau-full":
         return all(len(piles[i]) == eng.tmax for i in eng.T)
     if win == "octave":

@@ -67,7 +67,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import MISSING, dataclass, field, fields
-from functools import cache
+from functools import cache, lru_cache
 from operator import itemgetter
 
 from ..cards import RANK_TEXT, UNKNOWN
@@ -266,6 +266,12 @@ class Knowledge:
             and tab.space == "any" and not tab.max_cards
         self.dig = self.narrowable and v.decks == 1 and all(
             g.build.direction == "up" and g.build.suits == "same-suit" for g in v.foundations)
+        # Only tableau piles (interchangeable, side by side) and one group of foundations
+        # building up in suit from a base, one deck (Streets and Alleys): the tableau names
+        # the foundations (see :meth:`key_for`).
+        T = self.T
+        self.tableau_names_all = self.dig and self.sort_tableau and len(v.foundations) == 1 \
+            and len(T) + len(self.F) == len(names) and T[-1] - T[0] == len(T) - 1
         # What each foundation takes, from its piece (for move ordering only).
         self.f_accepts: dict[int, tuple] = {}
         if not v.pairs and not any(f.complete_runs for f in v.foundations):
@@ -276,6 +282,7 @@ class Knowledge:
                 for f in self.F[k:k + g.count]:
                     self.f_accepts[f] = (base, on_top, g.max_cards)
                 k += g.count
+        self._needed: dict[tuple, frozenset[int]] = {}  # see :meth:`needed`
         # Turning the stock touches only the stock and the waste, and a move that touches
         # neither does not depend on them: such moves commute with the stock action. So the
         # search turns the stock only on the way to a move that uses the stock or the waste
@@ -483,6 +490,34 @@ class Knowledge:
                             2 if 252 < one_talon < 255 else pos.idle)))
         return b"".join(parts)
 
+    def key_for(self, root):
+        """The canonical key for the positions of a search from ``root``: :meth:`key`, or
+        where the tableau names the whole position, a cheaper key of the tableau alone.
+
+        That is where the piles are the tableau and one group of foundations building up in
+        suit from a base card, one deck (``tableau_names_all``), and ``root`` has no face-down
+        card, is not idle and each foundation holds a chain from its base as its rule builds
+        it. Then so does every position reached from it, with the same cards: those not on
+        the tableau are on the foundations, each suit's in one pile (one base card per suit),
+        in the one order the chain allows; with the foundations interchangeable in the key,
+        their piles are named by the tableau. No stock, so nothing else changes."""
+        if not self.tableau_names_all or root.idle or any(root.down):
+            return self.key
+        piles = root.piles
+        for f, (base, on_top, most) in self.f_accepts.items():
+            p = piles[f]
+            if len(p) > most or (p and p[0] not in base) \
+                    or any(p[k + 1] not in on_top[p[k]] for k in range(len(p) - 1)):
+                return self.key
+        lo, hi = self.T[0], self.T[-1] + 1
+        end = _ENDS[0]
+
+        def key(pos) -> bytes:
+            # Each pile's codes (below 128), sorted, joined by a byte of 128.
+            return end.join(sorted(map(bytes, pos.piles[lo:hi])))
+
+        return key
+
     def pointer(self, pos) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
         a dominance (see ``dominance``; such a key ends with 2), else -1."""
@@ -504,8 +539,9 @@ class Knowledge:
             return None
         piles = pos.piles
         onf = takes = None
+        Fset, sources = self.Fset, self.auto_sources
         for m in moves:
-            if m[0] != MOVE or m[3] not in self.Fset or m[1] not in self.auto_sources:
+            if m[0] != MOVE or m[3] not in Fset or m[1] not in sources:
                 continue
             src = piles[m[1]]
             c = src[-1]
@@ -539,9 +575,9 @@ class Knowledge:
         make it, each legal where it is played). Into a space, one of them (the first)
         when ``first_space_only``; never a whole pile into a space (nothing changes)."""
         piles, down, tb, T = pos.piles, pos.down, self.tb, self.T
+        if all(map(piles.__getitem__, T)):
+            return []  # no space
         empties = [j for j in T if not piles[j]]
-        if not empties:
-            return []
         out = []
         all_free = tuple(empties)
         most = 1 << len(empties)  # the most cards a run may move onto a card
@@ -622,27 +658,29 @@ class Knowledge:
                 if not piles[i]:
                     p -= 2
                     continue
-                low = [13, 13, 13, 13]
-                for c in piles[i]:
-                    s, r = c // 13, c % 13
-                    if r > low[s]:
-                        p += 1
-                    else:
-                        low[s] = r
+                p += _disorder(piles[i])
         if self.clear_tableau:
             p += sum(len(piles[i]) for i in self.T)
         return p
 
-    def needed(self, pos) -> set[int]:
-        """The cards the foundations would take now (a heuristic, for ordering only)."""
+    def needed(self, pos) -> frozenset[int]:
+        """The cards the foundations would take now (a heuristic, for ordering only), kept
+        for each state of the foundations met (they change far less often than the rest)."""
         piles = pos.piles
-        out: set[int] = set()
+        state = tuple(map(piles.__getitem__, self.F))
+        out = self._needed.get(state)
+        if out is not None:
+            return out
+        found: set[int] = set()
         for f, (base, on_top, most) in self.f_accepts.items():
             p = piles[f]
             if not p:
-                out.update(base)
+                found.update(base)
             elif len(p) < most:
-                out.update(on_top[p[-1]])
+                found.update(on_top[p[-1]])
+        if len(self._needed) >= NEEDED_KEPT:
+            self._needed.clear()
+        out = self._needed[state] = frozenset(found)
         return out
 
     def score(self, pos, m, need=frozenset()) -> int:
@@ -703,8 +741,24 @@ class Knowledge:
         return 20
 
 
+NEEDED_KEPT = 20_000  # the most foundation states whose wanted cards are kept (``needed``)
 _ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
 _SCORE_AND_TURNS = itemgetter(0, 1)  # a scored child's sort key: its score, then its turns
+
+
+@lru_cache(maxsize=1 << 16)
+def _disorder(pile) -> int:
+    """How many cards of ``pile`` (bottom to top) lie on a lower card of their own suit (see
+    ``progress``), kept for the piles met: most positions share most of their piles."""
+    n = 0
+    low = [13, 13, 13, 13]
+    for c in pile:
+        s, r = c // 13, c % 13
+        if r > low[s]:
+            n += 1
+        else:
+            low[s] = r
+    return n
 
 
 def _through(i, k, j, free, out) -> None:
@@ -1071,7 +1125,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 return k, None
             if work.is_blocked():
                 return k, []
-            ms = work.raw_moves()
+            ms = eng.gen(work)  # (work.raw_moves(), one call less)
             sm = kn.safe_move(work, ms)
             if sm is None:
                 if stranded is not None and stranded(work, root):
@@ -1106,7 +1160,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         visited.add(key)
         return True
 
-    fresh(kn.key(work), work)
+    key = kn.key_for(pos)
+    fresh(key(work), work)
 
     won_line = None
     T = kn.T
@@ -1189,8 +1244,11 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         for i in T:
             p = work.piles[i]   # (as it is here: a push and its pop leave a new list)
             # the shallowest wanted card of the pile, under d cards
-            d = next((d for d in range(1, min(4, len(p) - work.down[i]))
-                      if p[-1 - d] in need), 0)
+            d = 0
+            for x in range(1, min(4, len(p) - work.down[i])):
+                if p[-1 - x] in need:
+                    d = x
+                    break
             if not d:
                 continue
             seq, moves = [], ms
@@ -1285,7 +1343,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                         work.pop()
         if digs:
             scored.extend(dig_children(ms, need))
-        if supers:
+        if supers and not all(map(work.piles.__getitem__, T)):  # (they need a space)
             for unit, seq in kn.supermoves(work, spaces_alike):
                 if not narrow or not unlikely(work, unit, need):
                     scored.append((-score(work, unit, need) - SUPER_BONUS, 0, seq))
@@ -1338,14 +1396,14 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                         q.push_turns(m[2], m[1], m[3])
                     else:
                         q.push_raw(m)
-                if not fresh(kn.key(q), q):
+                if not fresh(key(q), q):
                     continue
                 work = q
                 k, ms = settle()
                 if ms is None:
                     return result(WON, f"won after searching {nodes} positions",
                                   _line(root_line, node) + q.history)
-                if k and not fresh(kn.key(q), q):
+                if k and not fresh(key(q), q):
                     continue
                 if not ms:
                     continue
@@ -1357,7 +1415,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 counter += 1
                 if node_pos is root_pos and first:
                     group = first.get(_first(seq), len(first))
-                kept.append((group, kn.progress(q, measure) + gw * len(q.history), -counter,
+                kept.append((group, kn.progress(q, measure) + gw * len(child[1]), -counter,
                              q.copy(), child, grand))
             if width is not None and len(kept) > width:
                 kept.sort(key=lambda e: e[:3])
@@ -1373,7 +1431,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     keep_line = line is not None  # (only the whole depth-first search keeps a line)
     frames = [[kids, 0, k0, ()]]
     if keep_line:
-        frames[0][3] = (kn.key(work),)
+        frames[0][3] = (key(work),)
         line.update(frames[0][3])
     while frames:
         fr = frames[-1]
@@ -1398,7 +1456,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 work.push_raw(m)
         # Seen before (the safe moves from here are the same as last time): skip at once,
         # before generating any move.
-        key1 = kn.key(work)
+        key1 = key(work)
         if not fresh(key1, work):
             for _ in range(len(seq)):
                 work.pop()
@@ -1407,7 +1465,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         if ms is None:
             return result(WON, f"won after searching {nodes + 1} positions",
                           work.history[base:])
-        key2 = kn.key(work) if k else key1
+        key2 = key(work) if k else key1
         if k and not fresh(key2, work):
             ms = []
         k += len(seq)

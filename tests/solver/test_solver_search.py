@@ -153,6 +153,35 @@ def test_mirrored_tableaus_share_a_key_and_different_ones_do_not():
     assert kn.key(a) != kn.key(c)
 
 
+def test_streets_key_of_the_tableau_alone_names_the_same_positions_as_the_full_key():
+    root = deal("streets-and-alleys", 3)
+    kn = knowledge(root.variant)
+    key = kn.key_for(root)
+    assert key != kn.key  # the cheaper key applies here
+    rng = random.Random(5)
+    seen: dict[bytes, bytes] = {}
+    up = 0  # the most cards met on the foundations
+    for _ in range(100):
+        q = root.copy()
+        for _ in range(rng.randrange(60)):
+            ms = q.raw_moves()
+            if not ms:
+                break
+            q.push_raw(rng.choice(ms))
+            full, cheap = kn.key(q), key(q)
+            assert seen.setdefault(cheap, full) == full
+            up = max(up, sum(len(q.piles[f]) for f in kn.F))
+    assert len(set(seen.values())) == len(seen) > 200
+    assert up >= 3
+
+
+def test_streets_key_falls_back_where_the_foundations_are_not_built_by_their_rule():
+    pos = made("streets-and-alleys", {"t1": "Kh Qs", "t2": "5d", "f1": "3c"})
+    kn = knowledge(pos.variant)
+    assert kn.key_for(pos) == kn.key
+    assert kn.key_for(made("streets-and-alleys", {"t1": "Kh Qs", "f1": "Ac 2c"})) != kn.key
+
+
 @pytest.mark.parametrize("draw", [1, 3])
 def test_turning_the_stock_leads_to_one_key_while_a_pass_can_still_come_round(draw):
     # With unlimited passes the stock's cards can be reached from wherever the waste stands,
