@@ -1035,8 +1035,11 @@ SUPER_WHOLE = True
 
 # The best-first whole search of an open game joins the others once they have expanded
 # ORDER_AFTER positions (see :func:`_drive`). Streets and Alleys seeds 1-60 at 60,000
-# positions a deal: the same 51 resolved, median CPU time per deal 0.057 -> 0.033 s.
-ORDER_AFTER = 1000
+# positions a deal: the same 51 resolved, median CPU time per deal 0.057 -> 0.033 s with
+# 1,000 against 0. With cheaper positions since, seeds 1-200 at 20,000 positions: the same
+# 150 resolved with 1,000, 2,000 or 3,000; median CPU time per deal 0.028-0.029 s with
+# 1,000, 0.026-0.027 s with 2,000 or 3,000 (two runs each).
+ORDER_AFTER = 2000
 
 # The narrow depth-first look of an open game (with supermoves) gets NARROW_SHARE slices to
 # each one of the others: it wins most of the deals won early. Streets and Alleys seeds
