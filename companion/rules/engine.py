@@ -57,6 +57,9 @@ class Engine:
         self.stock = v.stock
         self.deck_size = v.deck_size
         self.passes = v.stock.passes if v.stock else 1
+        # Whether a position can be blocked (see ``Position.is_blocked``): unlimited passes
+        # through a stock.
+        self.may_block = self.passes == 0 and self.S >= 0
 
         tab = v.tableau
         self.tab = tab

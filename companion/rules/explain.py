@@ -6,6 +6,8 @@ pieces (so the sentence comes from the rule's own parameters). It is off the hot
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..cards import CARDS, KING, RANK_OF, RANK_TEXT, UNKNOWN, code_text
 from .engine import STOCK
 from .moves import Move
@@ -428,6 +430,20 @@ def explain_cards(pos, specs) -> str:
     legal = [eng.text(m) for m in pos.raw_moves() if m[0] != STOCK]
     return f"{_c(first[1]) if first[0] == 'card' else src} has no legal move here" + (
         "" if legal else " (no move at all is left)")
+
+
+def win_test(eng):
+    """:func:`is_won` for the positions of ``eng``, as one function of the position (the
+    solver asks it after every move): where the foundations take the whole deck, their
+    piles' total height, asked without the rest."""
+    if eng.variant.win == "foundations" and len(eng.F) > 1:
+        heights, size = itemgetter(*eng.F), eng.deck_size
+
+        def won(pos) -> bool:
+            return sum(map(len, heights(pos.piles))) == size
+
+        return won
+    return is_won
 
 
 def is_won(pos) -> bool:

@@ -377,7 +377,7 @@ class Position:
     def is_blocked(self) -> bool:
         """Unlimited passes, the stock is spent, and the whole last pass changed nothing."""
         eng = self.engine
-        return (eng.passes == 0 and eng.S >= 0 and self.idle and not self.piles[eng.S]
+        return (eng.may_block and self.idle and not self.piles[eng.S]
                 and bool(self.piles[eng.W]))
 
     def outcome(self) -> Outcome | None:

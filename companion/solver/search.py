@@ -73,6 +73,7 @@ from operator import itemgetter
 from ..cards import RANK_TEXT, UNKNOWN
 from ..errors import CompanionError
 from ..rules.engine import FOLD, MOVE, PAIR, STOCK
+from ..rules.explain import win_test
 
 WON, LOST, UNKNOWN_VERDICT = "won", "lost", "unknown"
 VERDICTS = (WON, LOST, UNKNOWN_VERDICT)
@@ -256,6 +257,9 @@ class Knowledge:
         self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
             and not any(f.complete_runs for f in v.foundations)
         self.tb = tab.build.table() if tab is not None else None
+        # For each card, the codes it may be built on (the build table read the other way).
+        self.onto = tuple(tuple(t for t in range(53) if self.tb[t][u]) for u in range(53)) \
+            if tab is not None else None
         # Supermoves: where one card moves at a time and any card may fill a space (no pile
         # limit, no rule that fills or empties piles by itself), a run of k cards (each
         # buildable on the one below) moves onto a pile that takes its lowest card through
@@ -574,10 +578,16 @@ class Knowledge:
         ``supermoves_ok``): each as (the unit move, for scoring; the single raw moves that
         make it, each legal where it is played). Into a space, one of them (the first)
         when ``first_space_only``; never a whole pile into a space (nothing changes)."""
-        piles, down, tb, T = pos.piles, pos.down, self.tb, self.T
+        piles, down, tb, T, onto = pos.piles, pos.down, self.tb, self.T, self.onto
         if all(map(piles.__getitem__, T)):
             return []  # no space
         empties = [j for j in T if not piles[j]]
+        # Each top card -> its pile: one deck (``dig``), so the tops are distinct.
+        at = [-1] * 53
+        for j in T:
+            q = piles[j]
+            if q and q[-1] != UNKNOWN:  # (nothing is built on an unnamed card)
+                at[q[-1]] = j
         out = []
         all_free = tuple(empties)
         most = 1 << len(empties)  # the most cards a run may move onto a card
@@ -589,22 +599,22 @@ class Knowledge:
                 r += 1
             if r < 2:
                 continue
-            top_k = min(r, most)
-            for j in T:
-                if j == i:
-                    continue
-                q = piles[j]
-                if q:
-                    top = tb[q[-1]]
-                    for k in range(2, top_k + 1):
-                        if top[p[-k]]:
-                            out.append(((MOVE, i, k, j), _chain(i, k, j, all_free)))
-                else:
-                    if first_space_only and j != empties[0]:
-                        continue
-                    free = tuple([x for x in empties if x != j])
-                    for k in range(2, min(r, 1 << len(free), n - 1) + 1):
-                        out.append(((MOVE, i, k, j), _chain(i, k, j, free)))
+            # (target, cards, spaces to move them through): each unit's card looked up
+            # among the tops it may go on, then sorted to the order of the targets.
+            units = []
+            for k in range(2, min(r, most) + 1):
+                for t in onto[p[-k]]:
+                    j = at[t]
+                    if j >= 0 and j != i:
+                        units.append((j, k, all_free))
+            for j in empties[:1] if first_space_only else empties:
+                free = tuple([x for x in empties if x != j])
+                for k in range(2, min(r, 1 << len(free), n - 1) + 1):
+                    units.append((j, k, free))
+            if len(units) > 1:
+                units.sort()  # (no two alike in target and size: the spaces never compared)
+            for j, k, free in units:
+                out.append(((MOVE, i, k, j), _chain(i, k, j, free)))
         return out
 
     # -- ordering ---------------------------------------------------------------------------------
@@ -1119,14 +1129,15 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                            time.perf_counter() - start, reason, list(line))
 
     stranded = kn.strander(pos)
+    won, may_block = win_test(eng), eng.may_block  # (work.is_won(), one call less)
 
     def settle(root=False):
         """Play safe moves; return (pushes, legal moves), moves None when the game is over."""
         k = 0
         while True:
-            if work.is_won():
+            if won(work):
                 return k, None
-            if work.is_blocked():
+            if may_block and work.is_blocked():
                 return k, []
             ms = eng.gen(work)  # (work.raw_moves(), one call less)
             sm = kn.safe_move(work, ms)
