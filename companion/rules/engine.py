@@ -26,6 +26,8 @@ Raw = tuple[int, int, int, int]
 
 # The most foundation maps an engine keeps (see :meth:`Engine._foundation_map`).
 F_MAPS_KEPT = 20_000
+# Each code's bit in a mask of codes (:meth:`Engine._gen_single`); none for UNKNOWN.
+_BIT = tuple(1 << c for c in range(52)) + (0,)
 
 
 @cache
@@ -66,6 +68,9 @@ class Engine:
         self.tbuild = tab.build.table() if tab else None
         # For each top card, the codes that may be built on it (a target index for movegen).
         self.tacc = [tuple(u for u in range(52) if self.tbuild[t][u]) for t in range(53)] \
+            if tab else None
+        # And for each card, the bit mask (see ``_BIT``) of the codes it may be built on.
+        self.tonto = [sum(_BIT[t] for t in range(53) if self.tbuild[t][u]) for u in range(53)] \
             if tab else None
         self.tmax = tab.max_cards if tab else 0
         self.unit = tab.move if tab else "none"
@@ -504,22 +509,40 @@ class Engine:
 
     def _gen_single(self, pos, out, sources=None) -> None:
         """:meth:`_gen_tableau` where one card moves at a time, the same moves in the same
-        order (the hottest generation of the solver, written out for speed): each source's
-        top card looked up in each target's row of the build table, then the spaces."""
+        order (the hottest generation of the solver, written out for speed): the tops as
+        one bit mask of their codes, each source's top card's mask of the cards it may go
+        on (``tonto``) matched against it; then the spaces."""
         piles, T, tb, tmax = pos.piles, self.T, self.tbuild, self.tmax
         if sources is None:
             sources = T
-        rows = [(j, tb[q[-1]]) for j in T if (q := piles[j])]
-        empties = [j for j in T if not piles[j]] if len(rows) < len(T) else ()
-        space_card = self.space_card
+        tops, alike, at, empties = 0, False, [0] * 53, []
+        for j in T:
+            q = piles[j]
+            if q:
+                b = _BIT[q[-1]]  # (none for UNKNOWN: nothing is built on it)
+                if tops & b:
+                    alike = True  # two tops alike (several decks)
+                tops |= b
+                at[q[-1]] = j  # the pile a top card tops
+            else:
+                empties.append(j)
+        onto, space_card = self.tonto, self.space_card
         for i in sources:
             p = piles[i]
             if not p or p[-1] == UNKNOWN:
                 continue  # no card lifts off an unnamed card
             c = p[-1]
-            for j, row in rows:
-                if row[c] and j != i and (not tmax or len(piles[j]) < tmax):
-                    out.append((MOVE, i, 1, j))
+            hit = onto[c] & tops
+            if hit:
+                if alike or hit & (hit - 1):  # several targets: each pile asked in turn
+                    for j in T:
+                        q = piles[j]
+                        if q and tb[q[-1]][c] and j != i and (not tmax or len(q) < tmax):
+                            out.append((MOVE, i, 1, j))
+                else:
+                    j = at[hit.bit_length() - 1]
+                    if j != i and (not tmax or len(piles[j]) < tmax):
+                        out.append((MOVE, i, 1, j))
             # (a whole pile into a space changes nothing)
             if empties and len(p) > 1 and (space_card[c] if space_card
                                            else self.space_takes(pos, i, c)):

@@ -618,22 +618,6 @@ class Knowledge:
         return out
 
     # -- ordering ---------------------------------------------------------------------------------
-    def unlikely(self, pos, m, need) -> bool:
-        """A move the first, narrow pass leaves out: a card back from the foundations, or a
-        unit lifted off a card it is built on (a run split) when that card is not wanted on
-        the foundations."""
-        kind, a, n, b = m
-        if kind != MOVE:
-            return False
-        if a in self.Fset:
-            return True
-        if a in self.Tset and b in self.Tset:
-            p = pos.piles[a]
-            left = len(p) - n
-            return left > pos.down[a] and self.tb[p[left - 1]][p[left]] \
-                and p[left - 1] not in need
-        return False
-
     def progress(self, pos, measure: str = "plain") -> int:
         """Lower is more advanced: cards not on the foundations, face-down cards (twice), and
         for a game won by clearing the tableau, the cards left on it. Where foundations
@@ -693,24 +677,39 @@ class Knowledge:
         out = self._needed[state] = frozenset(found)
         return out
 
-    def score(self, pos, m, need=frozenset()) -> int:
-        kind, a, n, b = m
-        if kind == MOVE:
-            # (the hottest code of the search: written out for speed)
-            Tset = self.Tset
-            if b in self.Fset:
+    def rank(self, pos, units, need, narrow, out, bonus=0, turns=0) -> None:
+        """For each (move, seq) of ``units``, append (-(its :meth:`score`) - ``bonus``,
+        ``turns``, seq) to ``out``: the children's sort key, then what they play. With
+        ``narrow`` (the first, narrow pass), the unlikely moves are left out: a card back
+        from the foundations, or a unit lifted off a card it is built on (a run split) when
+        that card is not wanted on the foundations (not in ``need``). The moves' scores are
+        worked out here, the hottest code of the search (written out for speed)."""
+        Fset, Tset, tb, piles, down = self.Fset, self.Tset, self.tb, pos.piles, pos.down
+        for m, seq in units:
+            kind, a, n, b = m
+            if kind != MOVE:  # (never unlikely)
+                out.append((-self.score(pos, m, need) - bonus, turns, seq))
+                continue
+            if a in Fset:
+                if narrow:
+                    continue  # unlikely: a card back from the foundations
+                out.append(((-100 if b in Fset else 20) - bonus, turns, seq))
+                continue
+            if a in Tset:
+                p = piles[a]
+                da = down[a]
+                left = len(p) - n
+                if narrow and b in Tset and left > da and tb[p[left - 1]][p[left]] \
+                        and p[left - 1] not in need:
+                    continue  # unlikely: a run split, the card under it not wanted up
+            if b in Fset:
                 s = 100
-            elif a in self.Fset:
-                return -20
-            elif b in Tset and not pos.piles[b] and n == len(pos.piles[a]) \
-                    and pos.down[a] == 0:
-                return -30  # a whole pile into a space: the same position, mirrored
+            elif b in Tset and not piles[b] and n == len(piles[a]) and down[a] == 0:
+                out.append((30 - bonus, turns, seq))  # a whole pile into a space: a mirror
+                continue
             else:
                 s = 30 if a not in Tset else 10
             if a in Tset:
-                p = pos.piles[a]
-                da = pos.down[a]
-                left = len(p) - n
                 if left and left == da:
                     s += 50 + da
                 elif not left:
@@ -727,7 +726,7 @@ class Knowledge:
                     elif left > 3 and p[left - 4] in need:
                         s += 4
             if need and b in Tset:  # burying one
-                q = pos.piles[b]
+                q = piles[b]
                 if q:
                     if q[-1] in need:
                         s -= 12
@@ -735,7 +734,16 @@ class Knowledge:
                         s -= 8
                     elif len(q) > 2 and q[-3] in need:
                         s -= 4
-            return s
+            out.append((-s - bonus, turns, seq))
+
+    def score(self, pos, m, need=frozenset()) -> int:
+        """How good a move looks (higher is better; for ordering only). ``need``: the cards
+        the foundations take now (:meth:`needed`), where the ordering looks at them."""
+        kind = m[0]
+        if kind == MOVE:
+            out: list = []
+            self.rank(pos, ((m, None),), need, False, out)
+            return -out[0][0]
         if kind == STOCK:
             return 0
         if kind == PAIR:
@@ -1232,18 +1240,16 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         was = (piles[S], piles[W], down[S], scan.pass_no, scan.idle)
         for k, state in enumerate(talon_cycle(scan, stock), 1):
             piles[S], piles[W], down[S], scan.pass_no, scan.idle = state
-            jump = None
-            for m in gen(scan):  # only the stock and waste moves
-                if m[0] != STOCK:
-                    if jump is None:
-                        jump = (JUMP, k, stock, state)
-                    out.append((-kn.score(scan, m), k, (jump, m)))
+            ms = [m for m in gen(scan) if m[0] != STOCK]  # only the stock and waste moves
+            if ms:
+                jump = (JUMP, k, stock, state)
+                kn.rank(scan, [(m, (jump, m)) for m in ms], frozenset(), False, out, turns=k)
         piles[S], piles[W], down[S], scan.pass_no, scan.idle = was
         return out
 
     Tset = kn.Tset
     spaces_alike = kn.sort_tableau
-    score, unlikely = kn.score, kn.unlikely
+    rank = kn.rank
 
     digs = strategy == "order" and DIGS
     supers = SUPERMOVES and strategy == "depth" and kn.supermoves_ok and kn.dig \
@@ -1290,7 +1296,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         move that led here), left out; so is a move into a second space when the spaces
         are interchangeable (it leads to a mirror of the move into the first)."""
         nonlocal won_line
-        scored = []
+        scored, plain = [], []
         stock = None
         need = kn.needed(work) if kn.f_accepts else frozenset()
         piles = work.piles
@@ -1306,8 +1312,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     space = m[3]
                 elif m[3] != space:
                     continue
-            if not narrow or not unlikely(work, m, need):
-                scored.append((-score(work, m, need), 0, (m,)))
+            plain.append((m, (m,)))
+        rank(work, plain, need, narrow, scored)
         if stock is not None:
             if not kn.macro:
                 scored.append((-kn.score(work, stock), 0, (stock,)))
@@ -1358,9 +1364,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         if digs:
             scored.extend(dig_children(ms, need))
         if supers and not all(map(work.piles.__getitem__, T)):  # (they need a space)
-            for unit, seq in kn.supermoves(work, spaces_alike):
-                if not narrow or not unlikely(work, unit, need):
-                    scored.append((-score(work, unit, need) - SUPER_BONUS, 0, seq))
+            rank(work, kn.supermoves(work, spaces_alike), need, narrow, scored, SUPER_BONUS)
         if jitter is not None:
             rnd = jitter.random
             scored = [(sc + JITTER * rnd(), k, seq) for sc, k, seq in scored]
