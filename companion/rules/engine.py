@@ -14,6 +14,7 @@ unit first); waste-to-tableau; the stock's top card to a space (Blockade); found
 from __future__ import annotations
 
 from functools import cache
+from operator import itemgetter
 
 from ..cards import KING, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text
 from .moves import Move
@@ -120,6 +121,8 @@ class Engine:
         # (pile, on empty, on each top, most cards) of each foundation, for movegen
         self.f_rules = tuple((f, self.f_base[f], self.f_on[f], self.f_max[f]) for f in self.F)
         self._f_maps: dict[tuple, dict[int, int]] = {}  # see :meth:`_foundation_map`
+        # The foundations' piles of a position's piles, as one key (see :meth:`_foundation_map`).
+        self.f_state = itemgetter(*self.F) if self.F else lambda piles: ()
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
         self.pairs = v.pairs
         self.pyramid_slots: tuple = ()
@@ -326,7 +329,7 @@ class Engine:
         """Each code a foundation takes now -> the first such foundation. Kept for each state
         of the foundations met (they change far less often than the tableau): the dict
         returned is shared, read it only."""
-        state = tuple(map(piles.__getitem__, self.F))
+        state = self.f_state(piles)
         acc = self._f_maps.get(state)
         if acc is not None:
             return acc

@@ -661,7 +661,7 @@ class Knowledge:
         """The cards the foundations would take now (a heuristic, for ordering only), kept
         for each state of the foundations met (they change far less often than the rest)."""
         piles = pos.piles
-        state = tuple(map(piles.__getitem__, self.F))
+        state = pos.engine.f_state(piles)
         out = self._needed.get(state)
         if out is not None:
             return out
