@@ -257,8 +257,9 @@ class Knowledge:
         self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
             and not any(f.complete_runs for f in v.foundations)
         self.tb = tab.build.table() if tab is not None else None
-        # For each card, the codes it may be built on (the build table read the other way).
-        self.onto = tuple(tuple(t for t in range(53) if self.tb[t][u]) for u in range(53)) \
+        # For each card, the bit mask of the codes it may be built on (the build table read
+        # the other way; UNKNOWN left out: nothing is built on it).
+        self.onto = tuple(sum(1 << t for t in range(52) if self.tb[t][u]) for u in range(53)) \
             if tab is not None else None
         # Supermoves: where one card moves at a time and any card may fill a space (no pile
         # limit, no rule that fills or empties piles by itself), a run of k cards (each
@@ -582,15 +583,20 @@ class Knowledge:
         if all(map(piles.__getitem__, T)):
             return []  # no space
         empties = [j for j in T if not piles[j]]
-        # Each top card -> its pile: one deck (``dig``), so the tops are distinct.
-        at = [-1] * 53
+        # The tops as a bit mask of their codes, and each top card's pile: one deck
+        # (``dig``), so the tops are distinct.
+        tops, at = 0, [0] * 53
         for j in T:
             q = piles[j]
             if q and q[-1] != UNKNOWN:  # (nothing is built on an unnamed card)
+                tops |= 1 << q[-1]
                 at[q[-1]] = j
         out = []
         all_free = tuple(empties)
         most = 1 << len(empties)  # the most cards a run may move onto a card
+        # Each space a run may go into, with the other spaces (it moves through them).
+        spaces = [(j, tuple([x for x in empties if x != j]))
+                  for j in (empties[:1] if first_space_only else empties)]
         for i in T:
             p = piles[i]
             n = len(p)
@@ -603,12 +609,13 @@ class Knowledge:
             # among the tops it may go on, then sorted to the order of the targets.
             units = []
             for k in range(2, min(r, most) + 1):
-                for t in onto[p[-k]]:
-                    j = at[t]
-                    if j >= 0 and j != i:
+                hit = onto[p[-k]] & tops
+                while hit:  # each top it may go on
+                    j = at[(hit & -hit).bit_length() - 1]
+                    hit &= hit - 1
+                    if j != i:
                         units.append((j, k, all_free))
-            for j in empties[:1] if first_space_only else empties:
-                free = tuple([x for x in empties if x != j])
+            for j, free in spaces:
                 for k in range(2, min(r, 1 << len(free), n - 1) + 1):
                     units.append((j, k, free))
             if len(units) > 1:
