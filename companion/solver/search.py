@@ -257,10 +257,6 @@ class Knowledge:
         self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
             and not any(f.complete_runs for f in v.foundations)
         self.tb = tab.build.table() if tab is not None else None
-        # For each card, the bit mask of the codes it may be built on (the build table read
-        # the other way; UNKNOWN left out: nothing is built on it).
-        self.onto = tuple(sum(1 << t for t in range(52) if self.tb[t][u]) for u in range(53)) \
-            if tab is not None else None
         # Supermoves: where one card moves at a time and any card may fill a space (no pile
         # limit, no rule that fills or empties piles by itself), a run of k cards (each
         # buildable on the one below) moves onto a pile that takes its lowest card through
@@ -579,7 +575,8 @@ class Knowledge:
         ``supermoves_ok``): each as (the unit move, for scoring; the single raw moves that
         make it, each legal where it is played). Into a space, one of them (the first)
         when ``first_space_only``; never a whole pile into a space (nothing changes)."""
-        piles, down, tb, T, onto = pos.piles, pos.down, self.tb, self.T, self.onto
+        piles, down, tb, T = pos.piles, pos.down, self.tb, self.T
+        onto = pos.engine.tonto  # each card's mask of the codes it may go on
         if all(map(piles.__getitem__, T)):
             return []  # no space
         empties = [j for j in T if not piles[j]]
@@ -702,26 +699,27 @@ class Knowledge:
                     continue  # unlikely: a card back from the foundations
                 out.append(((-100 if b in Fset else 20) - bonus, turns, seq))
                 continue
-            if a in Tset:
+            from_t, to_t = a in Tset, b in Tset
+            if from_t:
                 p = piles[a]
                 da = down[a]
                 left = len(p) - n
-                if narrow and b in Tset and left > da and tb[p[left - 1]][p[left]] \
+                if narrow and to_t and left > da and tb[p[left - 1]][p[left]] \
                         and p[left - 1] not in need:
                     continue  # unlikely: a run split, the card under it not wanted up
             if b in Fset:
                 s = 100
-            elif b in Tset and not piles[b] and n == len(piles[a]) and down[a] == 0:
+            elif to_t and not piles[b] and n == len(piles[a]) and down[a] == 0:
                 out.append((30 - bonus, turns, seq))  # a whole pile into a space: a mirror
                 continue
             else:
-                s = 30 if a not in Tset else 10
-            if a in Tset:
+                s = 10 if from_t else 30
+            if from_t:
                 if left and left == da:
                     s += 50 + da
                 elif not left:
                     s += 25
-                elif b in Tset and n < len(p) - da:
+                elif to_t and n < len(p) - da:
                     s -= 5  # splitting a run
                 if need and left:  # uncovering a card the foundations want
                     if p[left - 1] in need:
@@ -732,7 +730,7 @@ class Knowledge:
                         s += 8
                     elif left > 3 and p[left - 4] in need:
                         s += 4
-            if need and b in Tset:  # burying one
+            if need and to_t:  # burying one
                 q = piles[b]
                 if q:
                     if q[-1] in need:
