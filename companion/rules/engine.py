@@ -71,7 +71,7 @@ class Engine:
         self.tacc = [tuple(u for u in range(52) if self.tbuild[t][u]) for t in range(53)] \
             if tab else None
         # And for each card, the bit mask (see ``_BIT``) of the codes it may be built on.
-        self.tonto = [sum(_BIT[t] for t in range(53) if self.tbuild[t][u]) for u in range(53)] \
+        self.onto_mask = [sum(_BIT[t] for t in range(53) if self.tbuild[t][u]) for u in range(53)] \
             if tab else None
         self.tmax = tab.max_cards if tab else 0
         self.unit = tab.move if tab else "none"
@@ -514,7 +514,7 @@ class Engine:
         """:meth:`_gen_tableau` where one card moves at a time, the same moves in the same
         order (the hottest generation of the solver, written out for speed): the tops as
         one bit mask of their codes, each source's top card's mask of the cards it may go
-        on (``tonto``) matched against it; then the spaces."""
+        on (``onto_mask``) matched against it; then the spaces."""
         piles, T, tb, tmax = pos.piles, self.T, self.tbuild, self.tmax
         if sources is None:
             sources = T
@@ -529,7 +529,7 @@ class Engine:
                 at[q[-1]] = j  # the pile a top card tops
             else:
                 empties.append(j)
-        onto, space_card = self.tonto, self.space_card
+        onto, space_card = self.onto_mask, self.space_card
         for i in sources:
             p = piles[i]
             if not p or p[-1] == UNKNOWN:

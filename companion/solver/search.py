@@ -576,7 +576,7 @@ class Knowledge:
         make it, each legal where it is played). Into a space, one of them (the first)
         when ``first_space_only``; never a whole pile into a space (nothing changes)."""
         piles, down, tb, T = pos.piles, pos.down, self.tb, self.T
-        onto = pos.engine.tonto  # each card's mask of the codes it may go on
+        onto = pos.engine.onto_mask  # each card's mask of the codes it may go on
         if all(map(piles.__getitem__, T)):
             return []  # no space
         empties = [j for j in T if not piles[j]]
