@@ -207,6 +207,10 @@ def main(argv=None) -> int:
             also = (f"; {peer_name}'s winning lines that fail to replay in our engine: "
                     f"{len(theirs_bad)} {theirs_bad if theirs_bad else ''}"
                     if any("replayed" in r for r in theirs.values()) else "")
+            ours_med = statistics.median(r["seconds"] for r in recs.values())
+            their_med = statistics.median(r["seconds"] for r in theirs.values())
+            print(f"  median time per deal, ours against {peer_name}'s: "
+                  f"{ours_med / their_med:.1f}x ({ours_med:.4f} s / {their_med:.4f} s)")
             print(f"  proved verdicts that disagree: {len(clash)} {clash if clash else ''}; "
                   f"lines of ours that fail to replay: {bad}{also}")
             case[peer_name] = tally(theirs.values()).to_json()
