@@ -210,7 +210,7 @@ def main(argv=None) -> int:
             ours_med = statistics.median(r["seconds"] for r in recs.values())
             their_med = statistics.median(r["seconds"] for r in theirs.values())
             print(f"  median time per deal, ours against {peer_name}'s: "
-                  f"{ours_med / their_med:.1f}x ({ours_med:.4f} s / {their_med:.4f} s)")
+                  f"{ours_med / their_med:.2g}x ({ours_med:.4f} s / {their_med:.4f} s)")
             print(f"  proved verdicts that disagree: {len(clash)} {clash if clash else ''}; "
                   f"lines of ours that fail to replay: {bad}{also}")
             case[peer_name] = tally(theirs.values()).to_json()
