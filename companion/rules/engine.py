@@ -156,10 +156,12 @@ class Engine:
         if self.complete_runs:
             gens.append(self._gen_discards)
         builds = bool(tab) and (tab.build.direction != "none" or tab.space != "none")
-        if builds and self.unit == "single" and not self.space_unit:
-            gens.append(self._gen_single)
-        elif builds and self.unit != "none":
-            gens.append(self._gen_tableau)
+        # The moves between tableau piles: one card at a time (and no rule of its own for
+        # spaces) by the faster generator written for it.
+        self._tableau_moves = self._gen_single if self.unit == "single" \
+            and not self.space_unit else self._gen_tableau
+        if builds and self.unit != "none":
+            gens.append(self._tableau_moves)
         if self.W >= 0 and builds:
             gens.append(self._gen_waste_to_tableau)
         if self.space == "any-or-stock" and self.S >= 0:
@@ -254,7 +256,7 @@ class Engine:
             if f is not None:
                 out.append((MOVE, i, 1, f))
         if self.lifts_to_t:
-            self._gen_tableau(pos, out, (i,))
+            self._tableau_moves(pos, out, (i,))
         return out
 
     def waste_mover(self, pos):
@@ -448,9 +450,6 @@ class Engine:
         piles, down = pos.piles, pos.down
         tmax, T, tb = self.tmax, self.T, self.tbuild
         unit = self.unit
-        if unit == "single" and not self.space_unit:
-            self._gen_single(pos, out, sources)
-            return
         single = unit == "single"
         runs = unit == "run" or unit == "same-suit-run"
         same_suit = unit == "same-suit-run"
