@@ -193,12 +193,21 @@ class Engine:
                           "_gen_from_foundations", "_gen_transfers"}
         self.lifts_to_f = "_gen_to_foundations" in names
         self.lifts_to_t = bool(names & {"_gen_tableau", "_gen_single"})
+        # Whether the generators' moves are all the legal moves: no stock action to add, no
+        # rule to narrow them (gen's fast path).
+        self.gens_only = self.S < 0 and not self.gaps \
+            and not (self.fill_first or self.strict_last or self.force_aces)
+        # Whether a move between piles changes nothing but them, their face-down counts and
+        # the idle flag (apply's fast path).
+        self.plain_move = not (self.auto_discard or self.refill or self.autofill)
 
     # ------------------------------------------------------------------ generation
     def gen(self, pos) -> list[Raw]:
         out: list[Raw] = []
         for g in self.gens:
             g(pos, out)
+        if self.gens_only:
+            return out
         if self.S >= 0 and self.can_stock(pos):
             out.append((STOCK, self.S, 0, -1))
         elif self.gaps and (not out or self.gaps.anytime) \
@@ -754,7 +763,17 @@ class Engine:
     def apply(self, pos, m: Raw) -> None:
         kind, a, n, b = m
         piles, down = pos.piles, pos.down
-        if kind == MOVE:
+        if kind == MOVE and self.plain_move:
+            src = piles[a]
+            rest = piles[a] = src[:-n]
+            piles[b] = piles[b] + src[-n:]
+            if a in self.flip_piles:
+                if down[a] >= len(rest):
+                    down[a] = len(rest) - 1 if rest else 0
+            elif a == self.S:
+                down[a] = len(rest)
+            pos.idle = False
+        elif kind == MOVE:
             src = piles[a]
             rest = src[:-n]
             piles[a] = rest

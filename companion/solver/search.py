@@ -502,14 +502,8 @@ class Knowledge:
         the tableau are on the foundations, each suit's in one pile (one base card per suit),
         in the one order the chain allows; with the foundations interchangeable in the key,
         their piles are named by the tableau. No stock, so nothing else changes."""
-        if not self.tableau_names_all or root.idle or any(root.down):
+        if not self._tableau_keyed(root):
             return self.key
-        piles = root.piles
-        for f, (base, on_top, most) in self.f_accepts.items():
-            p = piles[f]
-            if len(p) > most or (p and p[0] not in base) \
-                    or any(p[k + 1] not in on_top[p[k]] for k in range(len(p) - 1)):
-                return self.key
         lo, hi = self.T[0], self.T[-1] + 1
         end = _ENDS[0]
 
@@ -518,6 +512,40 @@ class Knowledge:
             return end.join(sorted(map(bytes, pos.piles[lo:hi])))
 
         return key
+
+    def child_key_for(self, root):
+        """Where :meth:`key_for` keys the tableau alone and a move between piles changes
+        nothing but them: a function of (position, move between two tableau piles) giving the
+        key of the position the move leads to, without playing it (the search skips a move
+        to a position met before at that cost alone). Else None."""
+        if not self._tableau_keyed(root) or not root.engine.plain_move:
+            return None
+        lo, hi = self.T[0], self.T[-1] + 1
+        end = _ENDS[0]
+
+        def child_key(pos, m) -> bytes:
+            _, a, n, b = m
+            piles = pos.piles
+            tab = piles[lo:hi]
+            src = piles[a]
+            tab[a - lo] = src[:-n]
+            tab[b - lo] = piles[b] + src[-n:]
+            return end.join(sorted(map(bytes, tab)))
+
+        return child_key
+
+    def _tableau_keyed(self, root) -> bool:
+        """Whether the tableau alone names the positions of a search from ``root`` (see
+        :meth:`key_for`)."""
+        if not self.tableau_names_all or root.idle or any(root.down):
+            return False
+        piles = root.piles
+        for f, (base, on_top, most) in self.f_accepts.items():
+            p = piles[f]
+            if len(p) > most or (p and p[0] not in base) \
+                    or any(p[k + 1] not in on_top[p[k]] for k in range(len(p) - 1)):
+                return False
+        return True
 
     def pointer(self, pos) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
@@ -767,6 +795,7 @@ class Knowledge:
 NEEDED_KEPT = 20_000  # the most foundation states whose wanted cards are kept (``needed``)
 _ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
 _SCORE_AND_TURNS = itemgetter(0, 1)  # a scored child's sort key: its score, then its turns
+_SCORE = itemgetter(0)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1373,7 +1402,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         if jitter is not None:
             rnd = jitter.random
             scored = [(sc + JITTER * rnd(), k, seq) for sc, k, seq in scored]
-        scored.sort(key=_SCORE_AND_TURNS)
+        # (no stock action here: every child's turns are 0, and the score alone sorts them)
+        scored.sort(key=_SCORE if stock is None else _SCORE_AND_TURNS)
         ranked = [t[2] for t in scored]
         if root and prefer:
             first = [seq for m in prefer for seq in ranked if _first(seq) == m]
@@ -1452,6 +1482,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         return result(LOST, f"all {len(visited)} reachable positions searched "
                             f"(up to symmetry and safe moves), none is won")
     keep_line = line is not None  # (only the whole depth-first search keeps a line)
+    plain_set = not skip and dom is None  # then fresh(key, q) is: key not in visited, added
+    child_key = kn.child_key_for(pos)
     frames = [[kids, 0, k0, ()]]
     if keep_line:
         frames[0][3] = (key(work),)
@@ -1470,6 +1502,13 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         seq = moves[i]
         m = seq[0]
         flat = (len(seq) == 1 and m[0] == MOVE and m[1] in Tset and m[3] in Tset)
+        ahead = flat and plain_set and child_key is not None
+        if ahead:
+            # Seen before: skipped without playing the move.
+            key1 = child_key(work, m)
+            if key1 in visited:
+                continue
+            visited.add(key1)
         if flat:
             state = (work.down[m[1]], work.pass_no, work.idle)
         for m in seq:
@@ -1479,8 +1518,16 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 work.push_raw(m)
         # Seen before (the safe moves from here are the same as last time): skip at once,
         # before generating any move.
-        key1 = key(work)
-        if not fresh(key1, work):
+        if ahead:
+            pass
+        elif plain_set:  # (fresh, written out: the common case)
+            key1 = key(work)
+            if key1 in visited:
+                for _ in range(len(seq)):
+                    work.pop()
+                continue
+            visited.add(key1)
+        elif not fresh(key1 := key(work), work):
             for _ in range(len(seq)):
                 work.pop()
             continue

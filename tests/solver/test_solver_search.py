@@ -175,6 +175,34 @@ def test_streets_key_of_the_tableau_alone_names_the_same_positions_as_the_full_k
     assert up >= 3
 
 
+def test_streets_child_key_is_the_key_of_the_position_the_move_leads_to():
+    # The search skips a move to a position met before by its key alone, unplayed.
+    root = deal("streets-and-alleys", 7)
+    kn = knowledge(root.variant)
+    key, child_key = kn.key_for(root), kn.child_key_for(root)
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(40):
+        q = root.copy()
+        for _ in range(rng.randrange(50)):
+            ms = q.raw_moves()
+            if not ms:
+                break
+            for m in ms:
+                if m[1] in kn.Tset and m[3] in kn.Tset:
+                    want = child_key(q, m)
+                    q.push_raw(m)
+                    assert key(q) == want
+                    q.pop()
+                    checked += 1
+            q.push_raw(rng.choice(ms))
+    assert checked > 500
+    # Where the key is the full one, there is no such shortcut.
+    assert kn.child_key_for(made("streets-and-alleys", {"t1": "Kh Qs", "t2": "5d", "f1": "3c"})) \
+        is None
+    assert knowledge(deal("klondike", 1).variant).child_key_for(deal("klondike", 1)) is None
+
+
 def test_streets_key_falls_back_where_the_foundations_are_not_built_by_their_rule():
     pos = made("streets-and-alleys", {"t1": "Kh Qs", "t2": "5d", "f1": "3c"})
     kn = knowledge(pos.variant)
