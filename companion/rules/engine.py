@@ -763,7 +763,7 @@ class Engine:
     def apply(self, pos, m: Raw) -> None:
         kind, a, n, b = m
         piles, down = pos.piles, pos.down
-        if kind == MOVE and self.plain_move:
+        if kind == MOVE:
             src = piles[a]
             rest = piles[a] = src[:-n]
             piles[b] = piles[b] + src[-n:]
@@ -773,21 +773,11 @@ class Engine:
             elif a == self.S:
                 down[a] = len(rest)
             pos.idle = False
-        elif kind == MOVE:
-            src = piles[a]
-            rest = src[:-n]
-            piles[a] = rest
-            piles[b] = piles[b] + src[-n:]
-            if a in self.flip_piles:
-                if down[a] >= len(rest):
-                    down[a] = len(rest) - 1 if rest else 0
-            elif a == self.S:
-                down[a] = len(rest)
-            pos.idle = False
-            if self.auto_discard and b in self.Tset:
-                self._auto_discard(pos, b)
-            if self.refill or self.autofill:
-                self._after(pos)
+            if not self.plain_move:
+                if self.auto_discard and b in self.Tset:
+                    self._auto_discard(pos, b)
+                if self.refill or self.autofill:
+                    self._after(pos)
         elif kind == STOCK:
             if self.gaps:
                 self._gaps_redeal(pos)
