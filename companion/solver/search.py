@@ -1518,19 +1518,18 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 work.push_raw(m)
         # Seen before (the safe moves from here are the same as last time): skip at once,
         # before generating any move.
-        if ahead:
-            pass
-        elif plain_set:  # (fresh, written out: the common case)
+        if not ahead:  # (else met and noted above)
             key1 = key(work)
-            if key1 in visited:
+            if plain_set:  # (fresh, written out: the common case)
+                met = key1 in visited
+                if not met:
+                    visited.add(key1)
+            else:
+                met = not fresh(key1, work)
+            if met:
                 for _ in range(len(seq)):
                     work.pop()
                 continue
-            visited.add(key1)
-        elif not fresh(key1 := key(work), work):
-            for _ in range(len(seq)):
-                work.pop()
-            continue
         k, ms = settle()
         if ms is None:
             return result(WON, f"won after searching {nodes + 1} positions",

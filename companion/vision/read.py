@@ -123,8 +123,9 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     keep = np.flatnonzero(obj > OBJECTNESS)
     if not len(keep):
         return []
+    dist = np.hypot(*(c.rank[keep] - c.pip[keep]).T)  # each index's size, pip to rank glyph
     if sizes is not None:
-        sizes(np.hypot(*(c.rank[keep] - c.pip[keep]).T))
+        sizes(dist)
     if getattr(clf, "refiner", None) is not None:
         pr[keep], ps[keep] = clf.refiner.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep],
                                                  ps[keep])
@@ -139,7 +140,6 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     if SIZE_RATIO:
         # one deck's indices are all of a size (up to the photo's perspective): a candidate
         # far larger than those read surely is ink of several cards taken for one index
-        dist = np.hypot(*(c.rank[keep] - c.pip[keep]).T)
         sure = score > 0.9
         if sure.sum() >= 3:
             score[dist > SIZE_RATIO * np.median(dist[sure])] = -1.0
