@@ -75,6 +75,8 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     if _spread(flat) < 0.5 * _spread(dets) or _spread(flat) > 2 * _spread(dets):
         from dataclasses import replace  # a perspective fit gone wrong: the photo as it is
         flat = [replace(d) for d in dets]
+    if v.key == "gaps":
+        _lend_corners(flat)
     up = dominant_up(flat)
     up0 = dominant_up(dets)
     mn = None
@@ -93,6 +95,8 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
         for shift in range(first.room + 1):
             out = first if not shift else _map(turned, way, v, shift)
             score = [len(out.problems) + len(out.unplaced), 0, sign * up0[1], 0, shift]
+            if v.key == "gaps":  # the same both ways up: the photo's up decides
+                score[0], score[2] = score[2], score[0]
             if backs:
                 # backs lie above a column's first face-up card: tells the way up when the
                 # corners cannot (every card with both corners showing); counted in the
@@ -620,8 +624,9 @@ def _column_numbers(centres, pitch, most: int) -> list[int]:
             numbers.append(numbers[-1] + round(st / statistics.median(one or [pitch])))
         return numbers
     numbers = numbered(pitch)
-    if numbers[-1] >= most:
-        other = numbered(statistics.median(st for st in steps if st > 4.0))
+    wide = [st for st in steps if st > 4.0]
+    if numbers[-1] >= most and wide:
+        other = numbered(statistics.median(wide))
         if other[-1] < numbers[-1]:
             return other
     return numbers
@@ -713,6 +718,28 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
         _put(out, target, t, names)
 
 
+def _lend_corners(dets) -> None:
+    """Gaps' cards lie apart, both corners in view: a card read at one corner only is given
+    its other corner (in place, on the rectified copies), where the cards read at both have
+    theirs (the median offset, in the card's own frame), so that its reading does not
+    depend on which way up the layout is taken; else one way would place the cards read at
+    one corner, the other way not, and the fewer cards left over would choose the way
+    instead of the photo's own up."""
+    import statistics
+    offs = []
+    for d in dets:
+        if d.other is not None:
+            (ux, uy), dx, dy = d.up, d.other[0] - d.x, d.other[1] - d.y
+            offs.append(((dy * ux - dx * uy) / d.size, (dx * ux + dy * uy) / d.size))
+    if len(offs) < 3:
+        return
+    a, b = statistics.median(o[0] for o in offs), statistics.median(o[1] for o in offs)
+    for d in dets:
+        if d.other is None:
+            (ux, uy), k = d.up, d.size
+            d.other = (d.x + (b * ux - a * uy) * k, d.y + (b * uy + a * ux) * k, (-ux, -uy))
+
+
 def _corner_offset(dets, up):
     """Where a card's upright index lies from its other one in this deck and photo, (right,
     up) in index sizes, the median over the cards (turned to ``up``) whose two corners were
@@ -788,16 +815,40 @@ def _lean_fit(xs, ys, places, gap):
     return best
 
 
+def _phase(xs, pitch) -> float:
+    """Where points spaced by multiples of ``pitch`` sit within a pitch, 0 to 1 (the
+    circular mean of their remainders)."""
+    a = [2 * math.pi * x / pitch for x in xs]
+    return math.atan2(sum(map(math.sin, a)), sum(map(math.cos, a))) / (2 * math.pi) % 1.0
+
+
 def _gaps_places(rows, cy, dy, xs, pitch):
     """Gaps' four rows of thirteen: (row 0-3, column 1-13) -> card, and the cards left over;
     columns counted from the leftmost card (of any row)."""
     placed, rest = {}, []
     if len(rows) != 4:
         return placed, [i for row in rows for i in row]
-    x0 = min(xs)
+    # the columns need not stand square to the rows (the perspective undone leaves an
+    # affine view, which may shear; a hand-dealt layout drifts): each row is slid by the
+    # part of a pitch (at most half) between its cards' places and the row's above
+    phase = [_phase([xs[i] for i in row], pitch) for row in rows]
+    slide = [0.0]
+    for a, b in itertools.pairwise(phase):
+        slide.append(slide[-1] + (b - a + 0.5) % 1.0 - 0.5)
+    xs = list(xs)
     for r, row in enumerate(rows):
         for i in row:
-            col = round((xs[i] - x0) / pitch) + 1
+            xs[i] -= slide[r] * pitch
+    # the columns: the cards of all rows grouped where they line up, numbered by the steps
+    # between the groups (a perspective not wholly undone spreads the columns on one side)
+    cards = [i for row in rows for i in row]
+    groups = [[cards[k] for k in g] for g in _clusters([xs[i] for i in cards], 0.45 * pitch)]
+    centres = [sum(xs[i] for i in g) / len(g) for g in groups]
+    numbers = _column_numbers(centres, pitch, 13)
+    column = {i: n + 1 for g, n in zip(groups, numbers, strict=True) for i in g}
+    for r, row in enumerate(rows):
+        for i in row:
+            col = column[i]
             if 1 <= col <= 13 and (r, col) not in placed:
                 placed[(r, col)] = i
             else:

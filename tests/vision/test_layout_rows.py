@@ -53,3 +53,25 @@ def test_gaps_rows_that_lean_are_four_rows(lean):
     placed, rest, rows = _lean_fit(xs, ys, _gaps_places, gap=2.5)
     assert rows == 4 and rest == []
     assert {place: places[i] for place, i in placed.items()} == {p: p for p in places}
+
+
+@pytest.mark.parametrize("shear", [0.0, 0.2, -0.35])
+@pytest.mark.parametrize("spread", [0.0, 0.3])
+def test_gaps_columns_that_slant_or_spread_keep_their_numbers(shear, spread):
+    # The perspective undone leaves an affine view, whose columns may slant across the rows
+    # (a row sliding by up to a third of a pitch from the next), and a steep photo leaves
+    # the columns on its near side further apart (here up to 30 % wider than on the far
+    # side). Before, columns were counted in whole pitches from the leftmost card: row a
+    # then started at column 2, and a wide side's last cards fell a column too far.
+    gaps = {(0, 1), (1, 1), (2, 9), (3, 13)}  # column 1 holds a card in two rows only
+    places = [(r, c) for r in range(4) for c in range(1, 14) if (r, c) not in gaps]
+
+    def x(r, c):  # the step between columns grows from 3.0 to 3.0 * (1 + spread)
+        k = c - 1
+        return 3.0 * (k + spread * k * k / 24) + 3.0 * shear * r
+
+    pts = [(x(r, c), 3.0 + 4.5 * r) for r, c in places]
+    placed, rest, rows = _lean_fit([p[0] for p in pts], [p[1] for p in pts], _gaps_places,
+                                   gap=2.5)
+    assert rows == 4 and rest == []
+    assert {place: places[i] for place, i in placed.items()} == {p: p for p in places}
