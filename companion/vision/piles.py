@@ -490,6 +490,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         # apex column, so a card missed does not shift the others
         placed, rest, _ = _lean_fit(xs, ys, _pyramid_places, gap=1.8)
         out.unplaced.extend(upright[i] for i in rest)
+        _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit)
         for r in range(7):
             got = sum(1 for (rr, _) in placed if rr == r)
             if got != r + 1:
@@ -824,7 +825,7 @@ def _phase(xs, pitch) -> float:
 
 def _gaps_places(rows, cy, dy, xs, pitch):
     """Gaps' four rows of thirteen: (row 0-3, column 1-13) -> card, and the cards left over;
-    columns counted from the leftmost card (of any row)."""
+    columns numbered from the leftmost found (of any row)."""
     placed, rest = {}, []
     if len(rows) != 4:
         return placed, [i for row in rows for i in row]
@@ -854,6 +855,39 @@ def _gaps_places(rows, cy, dy, xs, pitch):
             else:
                 rest.append(i)
     return placed, rest
+
+
+def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit) -> None:
+    """The Pyramid's bottom row shows its cards' lower corners too: a card read there alone
+    (upside down, left over by the fit) takes the bottom row's place where its upright
+    corner lies, by the deck's corner-to-corner offset and the lattice of the cards placed
+    (fitted: column and row -> frame), when that place is free and the corner within a
+    third of a step of it (the offset is the deck's median: the perspective is not wholly
+    undone). The card moves from ``out.unplaced`` to ``upright`` and ``placed``."""
+    import numpy as np
+    turned = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
+    offset = _corner_offset(dets, up) if turned else None
+    if offset is None or len(placed) < 6:
+        return
+    lat = np.array([(c - r / 2, r, 1.0) for r, c in placed], np.float64)
+    got = np.array([(xs[i], ys[i]) for i in placed.values()], np.float64)
+    fit, *_ = np.linalg.lstsq(lat, got, rcond=None)   # (3, 2): column, row, origin
+    A = fit[:2].T
+    if abs(np.linalg.det(A)) < 1e-6:
+        return
+    Ainv = np.linalg.inv(A)
+    ux, uy = up
+    for u in turned:
+        ex, ey = _upright_index_at(u, offset, up)
+        f = np.array(((ex * -uy + ey * ux) / unit, -(ex * ux + ey * uy) / unit)) - fit[2]
+        k, r = Ainv @ f
+        c = k + r / 2
+        rr, cc = round(r), round(c)
+        if rr == 6 and 0 <= cc <= 6 and (6, cc) not in placed and \
+                abs(r - rr) < 0.35 and abs(c - cc) < 0.35:
+            placed[(6, cc)] = len(upright)
+            upright.append(u)
+            out.unplaced.remove(u)
 
 
 def _pyramid_places(rows, cy, dy, xs, pitch):
