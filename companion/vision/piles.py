@@ -823,33 +823,37 @@ def _phase(xs, pitch) -> float:
     return math.atan2(sum(map(math.sin, a)), sum(map(math.cos, a))) / (2 * math.pi) % 1.0
 
 
+def _grid_columns(rows, xs, pitch, most) -> dict:
+    """Item -> its column's number (the leftmost found 0), for items in ``rows`` (lists of
+    indices into ``xs``) lying on a grid of columns about ``pitch`` apart. The columns need
+    not stand square to the rows (the perspective undone leaves an affine view, which may
+    shear; a hand-dealt layout drifts): each row is slid by the part of a pitch (at most
+    half) between its items' places and the row's above. The items of all rows are then
+    grouped where they line up, and the groups numbered by the steps between them (a
+    perspective not wholly undone spreads the columns on one side; see
+    :func:`_column_numbers`, ``most`` columns at most)."""
+    phase = [_phase([xs[i] for i in row], pitch) for row in rows]
+    slide = [0.0]
+    for a, b in itertools.pairwise(phase):
+        slide.append(slide[-1] + (b - a + 0.5) % 1.0 - 0.5)
+    at = {i: xs[i] - slide[r] * pitch for r, row in enumerate(rows) for i in row}
+    items = list(at)
+    groups = [[items[k] for k in g] for g in _clusters([at[i] for i in items], 0.45 * pitch)]
+    centres = [sum(at[i] for i in g) / len(g) for g in groups]
+    numbers = _column_numbers(centres, pitch, most)
+    return {i: n for g, n in zip(groups, numbers, strict=True) for i in g}
+
+
 def _gaps_places(rows, cy, dy, xs, pitch):
     """Gaps' four rows of thirteen: (row 0-3, column 1-13) -> card, and the cards left over;
     columns numbered from the leftmost found (of any row)."""
     placed, rest = {}, []
     if len(rows) != 4:
         return placed, [i for row in rows for i in row]
-    # the columns need not stand square to the rows (the perspective undone leaves an
-    # affine view, which may shear; a hand-dealt layout drifts): each row is slid by the
-    # part of a pitch (at most half) between its cards' places and the row's above
-    phase = [_phase([xs[i] for i in row], pitch) for row in rows]
-    slide = [0.0]
-    for a, b in itertools.pairwise(phase):
-        slide.append(slide[-1] + (b - a + 0.5) % 1.0 - 0.5)
-    xs = list(xs)
+    column = _grid_columns(rows, xs, pitch, 13)
     for r, row in enumerate(rows):
         for i in row:
-            xs[i] -= slide[r] * pitch
-    # the columns: the cards of all rows grouped where they line up, numbered by the steps
-    # between the groups (a perspective not wholly undone spreads the columns on one side)
-    cards = [i for row in rows for i in row]
-    groups = [[cards[k] for k in g] for g in _clusters([xs[i] for i in cards], 0.45 * pitch)]
-    centres = [sum(xs[i] for i in g) / len(g) for g in groups]
-    numbers = _column_numbers(centres, pitch, 13)
-    column = {i: n + 1 for g, n in zip(groups, numbers, strict=True) for i in g}
-    for r, row in enumerate(rows):
-        for i in row:
-            col = column[i]
+            col = column[i] + 1
             if 1 <= col <= 13 and (r, col) not in placed:
                 placed[(r, col)] = i
             else:
@@ -921,6 +925,37 @@ def _pyramid_places(rows, cy, dy, xs, pitch):
     return best, [i for i, _ in cards if i not in used]
 
 
+def _along_fans(xs, ys):
+    """The frame turned so that the fans run along x: a fan's cards are each other's nearest
+    neighbours, so the direction between nearest neighbours (the closer half of them, taken
+    modulo a half turn) is the fans' own. The photo's perspective, not wholly undone, can
+    leave the rows leaning a little against the indices' up, and rows that lean merge into
+    one. Within 30 degrees; else the frame as it is."""
+    import statistics
+    n = len(xs)
+    near = []
+    for i in range(n):
+        best = None
+        for j in range(n):
+            if j != i:
+                d = math.hypot(xs[j] - xs[i], ys[j] - ys[i])
+                if best is None or d < best[0]:
+                    best = (d, j)
+        if best is not None and best[0] > 0:
+            j = best[1]
+            a = math.atan2(ys[j] - ys[i], xs[j] - xs[i])
+            near.append((best[0], (a + math.pi / 2) % math.pi - math.pi / 2))
+    if len(near) < 4:
+        return xs, ys
+    cut = statistics.median(d for d, _ in near)
+    t = statistics.median(a for d, a in near if d <= cut)
+    if abs(t) > math.radians(30):
+        return xs, ys
+    c, s = math.cos(t), math.sin(t)
+    return ([x * c + y * s for x, y in zip(xs, ys, strict=True)],
+            [y * c - x * s for x, y in zip(xs, ys, strict=True)])
+
+
 def _map_fans(out, upright, xs, ys, tabs, names, v):
     """Fans: rows of cards (clustered by height), split into fans where the step between
     neighbours is much wider than the fan's own; each fan's place in a grid of rows and
@@ -929,6 +964,7 @@ def _map_fans(out, upright, xs, ys, tabs, names, v):
     without that evidence, at the left. Fans are taken to spread to the right, as the player
     sees them."""
     import statistics
+    xs, ys = _along_fans(xs, ys)
     rows = _clusters(ys, 2.5)
     fans = []             # (row centre y, [indices sorted by x])
     steps = []
@@ -968,14 +1004,20 @@ def _map_fans(out, upright, xs, ys, tabs, names, v):
     dy = statistics.median([d for d in dys if d < 1.5 * min(dys)]) if dys else 1.0
     # fans spread to the right as the player sees them: fans spreading left mean the layout
     # is read upside down, so t1 (top left for the player) is at the bottom right here
-    first = min(starts) if spread > 0 else max(starts)
     ytop = rcy[0] if spread > 0 else rcy[-1]
-    ncol = round(abs(max(starts) - min(starts)) / pitch) + 1 if near else 1
+    row_of = [round(abs(y - ytop) / dy) if dys else 0 for y in cy]
+    column = {}
+    if near:
+        by_row: dict[int, list] = {}
+        for k, r in enumerate(row_of):
+            by_row.setdefault(r, []).append(k)
+        column = _grid_columns([by_row[r] for r in sorted(by_row)], starts, pitch, len(tabs))
+    ncol = max(column.values(), default=0) + 1
     placed = {}
-    for f, sx, y in zip(fans, starts, cy, strict=True):
-        c = round(abs(sx - first) / pitch) if near else 0
-        r = round(abs(y - ytop) / dy) if dys else 0
-        n = r * ncol + c
+    for k, f in enumerate(fans):
+        c = column.get(k, 0)
+        c = c if spread > 0 else ncol - 1 - c
+        n = row_of[k] * ncol + c
         if n >= len(tabs) or n in placed:
             out.unplaced.extend(upright[i] for i in f)
             continue
