@@ -827,27 +827,28 @@ def _lean_fit(xs, ys, places, gap):
     return best
 
 
-def _phase(xs, pitch) -> float:
-    """Where points spaced by multiples of ``pitch`` sit within a pitch, 0 to 1 (the
-    circular mean of their remainders)."""
-    a = [2 * math.pi * x / pitch for x in xs]
-    return math.atan2(sum(map(math.sin, a)), sum(map(math.cos, a))) / (2 * math.pi) % 1.0
-
-
 def _grid_columns(rows, xs, pitch, most) -> dict:
     """Item -> its column's number (the leftmost found 0), for items in ``rows`` (lists of
     indices into ``xs``) lying on a grid of columns about ``pitch`` apart. The columns need
     not stand square to the rows (the perspective undone leaves an affine view, which may
-    shear; a hand-dealt layout drifts): each row is slid by the part of a pitch (at most
-    half) between its items' places and the row's above. The items of all rows are then
+    shear; a hand-dealt layout drifts): each row is slid by the median offset (less than
+    half a pitch) between its items and their nearest in the row above. The items of all rows are then
     grouped where they line up, and the groups numbered by the steps between them (a
     perspective not wholly undone spreads the columns on one side; see
     :func:`_column_numbers`, ``most`` columns at most)."""
-    phase = [_phase([xs[i] for i in row], pitch) for row in rows]
+    import bisect
+    import statistics
     slide = [0.0]
-    for a, b in itertools.pairwise(phase):
-        slide.append(slide[-1] + (b - a + 0.5) % 1.0 - 0.5)
-    at = {i: xs[i] - slide[r] * pitch for r, row in enumerate(rows) for i in row}
+    for above, row in itertools.pairwise(rows):
+        ref = sorted(xs[i] for i in above)
+        offs = []
+        for i in row:
+            k = bisect.bisect_left(ref, xs[i])
+            near = min(ref[max(0, k - 1):k + 1], key=lambda x: abs(x - xs[i]))
+            if abs(xs[i] - near) < 0.5 * pitch:
+                offs.append(xs[i] - near)
+        slide.append(slide[-1] + (statistics.median(offs) if offs else 0.0))
+    at = {i: xs[i] - slide[r] for r, row in enumerate(rows) for i in row}
     items = list(at)
     groups = [[items[k] for k in g] for g in _clusters([at[i] for i in items], 0.45 * pitch)]
     centres = [sum(at[i] for i in g) / len(g) for g in groups]
