@@ -1086,6 +1086,9 @@ def count_face_down(out: PileReading, v, rgb, way, problems=True, mn=None):
 
 
 def _pitch(xs, rows):
+    """The step between neighbours in a row of a layout in rows (Gaps, the Pyramid): the
+    median of the steps near the median step (a missed card makes one step of two, a stray
+    reading beside a card one too short to set the pitch)."""
     import statistics
     diffs = []
     for row in rows:
@@ -1093,9 +1096,9 @@ def _pitch(xs, rows):
         diffs += [b - a for a, b in itertools.pairwise(s) if b - a > 2.0]
     if not diffs:
         return 0.0
-    m = min(diffs)
-    near = [d for d in diffs if d < 1.5 * m]
-    return statistics.median(near)
+    m = statistics.median(diffs)
+    near = [d for d in diffs if 0.7 * m < d < 1.4 * m]
+    return statistics.median(near or diffs)
 
 
 def _top_row_pile(key, col, names):

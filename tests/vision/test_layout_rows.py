@@ -75,3 +75,18 @@ def test_gaps_columns_that_slant_or_spread_keep_their_numbers(shear, spread):
                                    gap=2.5)
     assert rows == 4 and rest == []
     assert {place: places[i] for place, i in placed.items()} == {p: p for p in places}
+
+
+def test_a_stray_reading_beside_a_card_does_not_set_the_pitch():
+    # A second reading 2.1 index sizes from a card (a corner read twice, a misread beside
+    # the index) made the smallest step between neighbours; the pitch was the median of the
+    # steps near that one, 2.1 instead of 3.2, and the columns were numbered on it.
+    gaps = {(0, 4), (1, 1), (2, 13), (3, 7)}
+    places = [(r, c) for r in range(4) for c in range(1, 14) if (r, c) not in gaps]
+    pts = [(2.0 + 3.2 * c, 3.0 + 4.5 * r) for r, c in places]
+    stray = (2.0 + 3.2 * 3 + 2.1, 3.0)   # in row a, by the card in column 3
+    xs, ys = [p[0] for p in pts] + [stray[0]], [p[1] for p in pts] + [stray[1]]
+    placed, rest, rows = _lean_fit(xs, ys, _gaps_places, gap=2.5)
+    assert rows == 4
+    got = {place: places[i] for place, i in placed.items() if i < len(places)}
+    assert got == {p: p for p in places}
