@@ -75,7 +75,10 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     if _spread(flat) < 0.5 * _spread(dets) or _spread(flat) > 2 * _spread(dets):
         from dataclasses import replace  # a perspective fit gone wrong: the photo as it is
         flat = [replace(d) for d in dets]
-    if v.key == "gaps":
+    # Gaps looks the same turned round (every card shows both corners): each card read at
+    # one corner is given its other, and the photo's own up names the way
+    both_ways = v.key == "gaps"
+    if both_ways:
         _lend_corners(flat)
     up = dominant_up(flat)
     up0 = dominant_up(dets)
@@ -95,7 +98,7 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
         for shift in range(first.room + 1):
             out = first if not shift else _map(turned, way, v, shift)
             score = [len(out.problems) + len(out.unplaced), 0, sign * up0[1], 0, shift]
-            if v.key == "gaps":  # the same both ways up: the photo's up decides
+            if both_ways:
                 score[0], score[2] = score[2], score[0]
             if backs:
                 # backs lie above a column's first face-up card: tells the way up when the
@@ -745,11 +748,10 @@ def _lend_corners(dets) -> None:
             offs.append(((dy * ux - dx * uy) / d.size, (dx * ux + dy * uy) / d.size))
     if len(offs) < 3:
         return
-    a, b = statistics.median(o[0] for o in offs), statistics.median(o[1] for o in offs)
+    offset = statistics.median(o[0] for o in offs), statistics.median(o[1] for o in offs)
     for d in dets:
         if d.other is None:
-            (ux, uy), k = d.up, d.size
-            d.other = (d.x + (b * ux - a * uy) * k, d.y + (b * uy + a * ux) * k, (-ux, -uy))
+            d.other = (*_upright_index_at(d, offset, d.up), (-d.up[0], -d.up[1]))
 
 
 def _corner_offset(dets, up):
@@ -943,24 +945,20 @@ def _along_fans(xs, ys):
     modulo a half turn) is the fans' own. The photo's perspective, not wholly undone, can
     leave the rows leaning a little against the indices' up, and rows that lean merge into
     one. Within 30 degrees; else the frame as it is."""
-    import statistics
-    n = len(xs)
-    near = []
-    for i in range(n):
-        best = None
-        for j in range(n):
-            if j != i:
-                d = math.hypot(xs[j] - xs[i], ys[j] - ys[i])
-                if best is None or d < best[0]:
-                    best = (d, j)
-        if best is not None and best[0] > 0:
-            j = best[1]
-            a = math.atan2(ys[j] - ys[i], xs[j] - xs[i])
-            near.append((best[0], (a + math.pi / 2) % math.pi - math.pi / 2))
-    if len(near) < 4:
+    import numpy as np
+    if len(xs) < 5:
         return xs, ys
-    cut = statistics.median(d for d, _ in near)
-    t = statistics.median(a for d, a in near if d <= cut)
+    p = np.array([xs, ys], np.float64).T
+    dist = np.hypot(*(p[None] - p[:, None]).transpose(2, 0, 1))
+    np.fill_diagonal(dist, np.inf)
+    j = dist.argmin(1)
+    d = dist[np.arange(len(p)), j]
+    v = p[j] - p
+    a = (np.arctan2(v[:, 1], v[:, 0]) + math.pi / 2) % math.pi - math.pi / 2
+    keep = (d > 0) & (d <= np.median(d))
+    if not keep.any():
+        return xs, ys
+    t = float(np.median(a[keep]))
     if abs(t) > math.radians(30):
         return xs, ys
     c, s = math.cos(t), math.sin(t)
