@@ -38,7 +38,10 @@ search adds the following, each derived from the variant's *data* (its pieces), 
   depth-first one (only the depth-first one's "lost" is a proof); besides every single
   move it tries composite ones (as Freecell Solver's meta-moves do): the few cards above a
   card the foundations want moved off one by one onto piles that take them, then that card
-  sent up;
+  sent up; and the depth-first whole search runs a second time, restarted with its move
+  order shaken on Luby's budgets (a **shaken** look: a win one order finds at once another
+  may not find in minutes; a restart that ends within its budget has searched the whole
+  space, so its "lost" is a proof too);
 * **supermoves**: in such a game, where one card moves at a time and any card may fill a
   space, the depth-first searches (the whole one, and a narrow look beside it) also move
   a run as a unit (as Freecell Solver does): k cards through e spaces when k <= 2^e, as
@@ -933,13 +936,16 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     # ``Knowledge.supermoves``), a narrow depth-first look that moves them so, and splits
     # no run, runs beside the two (restarted as the other narrow looks are). On Streets and
     # Alleys seeds 1-60 it won 11 within 15,000 positions, 6 of them within 1,000, among
-    # them seed 58, which neither whole search won within 40,000. It gets NARROW_SHARE
-    # slices to the others' one (see :func:`_drive`).
+    # them seed 58, which neither whole search won within 40,000. Last, the whole
+    # depth-first search again, restarted with its move order shaken on Luby's budgets
+    # (``shaken``, see :data:`OPEN_SHARES`): the deals it wins soon under one order it may
+    # not win for minutes under another.
     plan = [(strategy, False)]
     if kn.dig and strategy != "order" and not any(pos.down[i] for i in kn.T):
         plan.insert(0, ("order", False))
         if kn.supermoves_ok:
             plan.insert(1, ("depth", True))
+        plan.append(("shaken", False))
     elif kn.static and strategy == "depth":
         # Golf-like games (a waste nothing leaves, a tableau to clear): best-first, fewest
         # cards left first (on deals 1-40 with 100,000 positions: 9 won and 8 lost, against
@@ -981,7 +987,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     # the positions the depth-first search has met: those it has searched already, or is
     # searching, and it will not have to search them twice. Only the depth-first search's
     # "lost" is then a proof (the other's ran out only of positions the first had not met).
-    whole = [not narrow for _, narrow in plan]
+    whole = [not narrow and how != "shaken" for how, narrow in plan]
     prover = max(i for i, w in enumerate(whole) if w) if any(whole) else -1
     proof_set: set[bytes] = set()
     # The positions on the depth-first search's current line: met, but not searched through
@@ -989,30 +995,36 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     # a line the first is still on does not block it.
     proof_line: set[bytes] | None = set() if sum(whole) > 1 else None
 
+    open_game = ("order", False) in plan and len(plan) > 1   # see :func:`solve`
+
     def run(i, how, narrow):
+        if how == "shaken":
+            return _restarting(pos, prefer, short, "depth", False, max_states, True)
         if narrow:
             if how in RESTARTED:
                 return _restarting(pos, prefer, short, how, narrow, max_states)
             return _steps(pos, prefer, short, how, narrow, max_states)
         if i == prover:
+            # (an open game's prover has its move order shaken too: see OPEN_SHARES)
             return _steps(pos, prefer, short, how, narrow, max_states, visited=proof_set,
-                          line=proof_line)
+                          line=proof_line, jitter=random.Random(1) if open_game else None)
         return _steps(pos, prefer, short, how, narrow, max_states, skip=proof_set,
                       line=proof_line)
 
     runs = [run(i, how, narrow) for i, (how, narrow) in enumerate(plan)]
     seen = [(0, 0)] * len(runs)
-    # The best-first whole search of an open game joins once the others have expanded
-    # ORDER_AFTER positions: it costs the most per position, and the others settle many
-    # deals within that (its line kept, the depth-first search ahead of it does not block
-    # it: see ``proof_line``).
-    open_game = ("order", False) in plan and len(plan) > 1   # see :func:`solve`
-    waiting = [i for i, (how, narrow) in enumerate(plan)
-               if open_game and how == "order" and not narrow and ORDER_AFTER]
-    active = [i for i in range(len(runs)) if i not in waiting]
-    # the open game's narrow look with supermoves gets more slices than the others
-    shares = [NARROW_SHARE if open_game and narrow and how == "depth" else 1
-              for how, narrow in plan]
+    # In an open game, the searches that settle most deals soon (the narrow look and the
+    # shaken one) run alone, a slice each in turn, until they have expanded ORDER_AFTER
+    # positions; the whole searches join then (the best-first one costs the most per
+    # position; its line kept, the depth-first search ahead of it does not block it: see
+    # ``proof_line``), and each search gets its share of slices (OPEN_SHARES).
+    roles = [_role(how, narrow, i == prover) for i, (how, narrow) in enumerate(plan)]
+    waiting = [i for i, r in enumerate(roles)
+               if open_game and ORDER_AFTER and r in ("order", "prover")]
+    active = [i for i in range(len(runs)) if i not in waiting] or waiting
+    if active is waiting:
+        waiting = []
+    shares = [1] * len(runs)
     spent_memory = False
 
     def finish(r: SolveResult, reason: str | None = None) -> SolveResult:
@@ -1031,7 +1043,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             except StopIteration as done:
                 r = done.value
                 seen[i] = (r.nodes, r.states)
-                if r.verdict == WON or (i == prover and r.verdict == LOST):
+                if r.verdict == WON or (r.verdict == LOST and roles[i] in ("prover", "shaken")):
                     for j in active:
                         if j != i:
                             runs[j].close()
@@ -1043,6 +1055,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
         if waiting and (nodes >= ORDER_AFTER or not active):
             active += waiting
             waiting = []
+            shares = [OPEN_SHARES.get(r, 1) for r in roles]
         if not active:
             break
         why = None
@@ -1093,14 +1106,34 @@ SUPER_WHOLE = True
 # 1,000, 0.026-0.027 s with 2,000 or 3,000 (two runs each).
 ORDER_AFTER = 2000
 
-# The narrow depth-first look of an open game (with supermoves) gets NARROW_SHARE slices to
-# each one of the others: it wins most of the deals won early. Streets and Alleys seeds
-# 1-200 at 15,000 positions: the same 149 resolved with 1 or 2; median CPU time per deal
-# 0.049 -> 0.043 s, the 105th of 200 0.083 -> 0.056 s.
-NARROW_SHARE = 2
+# The whole searches of an open game (the depth-first prover and the best-first ``order``)
+# join the narrow look and the shaken one (a slice each a round till then) once ORDER_AFTER
+# positions are expanded (see :func:`_drive`); from then on each gets OPEN_SHARES slices a
+# round. A depth-first search's time to a win is heavy-tailed in its move order: Streets
+# and Alleys seeds 1-400, each search alone for 10 s a deal, the whole depth-first search
+# won 137 (189 proved lost), with its order shaken once 150, and restarted with it shaken
+# on Luby's budgets (``shaken``) 183 (182 lost: a restart that ends within its budget has
+# searched the whole space); the narrow look 102, the best-first whole search 151 (187
+# lost). Shares fitted to
+# those times (about 10 % of the time to the narrow look, 35 % to the prover, 10 % to the
+# best-first search, which costs twice as much a position, and 45 % to the shaken look),
+# the prover's order shaken too; seeds 1-400 at 5 s a deal (two workers): 182 won, 184
+# lost, 34 unknown, median 0.026 s a deal, against 168 / 185 / 47 and 0.029 s with the
+# narrow look, the prover and the best-first search alone (2, 1 and 1 slices a round).
+# With all five searches from the start: 182 / 184 / 34, median 0.041 s.
+
+
+OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10}
 
 # About how many bytes one stored position takes (its key, and the set's slot).
 _BYTES_PER_STATE = 150
+
+
+def _role(how: str, narrow: bool, prover: bool) -> str:
+    """A search's part in a portfolio (the key of :data:`OPEN_SHARES`)."""
+    if narrow:
+        return "narrow"
+    return "prover" if prover else how
 
 
 def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
@@ -1122,15 +1155,17 @@ def _luby(i: int) -> int:
             k += 1
 
 
-def _restarting(pos, prefer, short, strategy, narrow, max_states):
-    """A narrow look run again and again with its move order shaken a little, each run
-    stopped after a budget of positions that grows along Luby's sequence."""
+def _restarting(pos, prefer, short, strategy, narrow, max_states, shake_first=False):
+    """A look run again and again with its move order shaken a little (the first run too
+    with ``shake_first``), each run stopped after a budget of positions that grows along
+    Luby's sequence. A run that ends within its budget ends the look: with a win, or, when
+    the look is not narrow, with a proved loss (that run searched the whole space)."""
     total, i = 0, 0
     while True:
         i += 1
         budget = RESTART_BASE * _luby(i)
         run = _steps(pos, prefer, short, strategy, narrow, max_states,
-                     jitter=random.Random(i) if i > 1 else None)
+                     jitter=random.Random(i) if i > 1 or shake_first else None)
         n = 0
         try:
             while n < budget:

@@ -419,26 +419,69 @@ def test_pyramid_card_with_no_partner_left_is_lost_at_once():
 def test_a_search_that_skipped_another_searchs_positions_proves_no_loss(monkeypatch):
     # Streets and Alleys runs two whole searches; the best-first one skips the positions the
     # depth-first one has met, so when it runs out first, the other may still hold the win.
-    # (A narrow look runs beside them, whose running out proves nothing either; the
-    # best-first search joins once the others have expanded ORDER_AFTER positions.)
+    # (A narrow look runs beside them, whose running out proves nothing either, and the
+    # shaken look; the whole searches join once the others have expanded ORDER_AFTER
+    # positions.)
     from companion.solver import search
 
     calls = []
 
     def fake_steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
                    jitter=None, line=None):
-        calls.append((strategy, narrow, skip is not None))
+        role = "skips" if skip is not None else "proves" if visited is not None else "looks"
+        calls.append((strategy, narrow, role))
         if skip is not None or narrow:  # the skipping search and the narrow look run out
             return search.SolveResult("lost", reason="nothing left")
+        if visited is None:  # the shaken look finds nothing
+            n = 0
+            while True:
+                n += 256
+                yield n, n // 256
         for n in (256, 512, 1024, 2048):  # the depth-first search takes longer, then wins
             yield n, n // 256
         return search.SolveResult("won", reason="won")
 
     monkeypatch.setattr(search, "_steps", lambda *a, **k: fake_steps(*a, **k))
     monkeypatch.setattr(search, "ORDER_AFTER", 1000)  # it joins before the other wins
-    r = solve(deal("streets-and-alleys", 1), Limits(seconds=None, nodes=10_000))
-    assert calls == [("depth", True, False), ("depth", False, False), ("order", False, True)]
+    r = solve(deal("streets-and-alleys", 1), Limits(seconds=None, nodes=100_000))
+    assert list(dict.fromkeys(calls)) == [("depth", True, "looks"), ("depth", False, "looks"),
+                                          ("order", False, "skips"),
+                                          ("depth", False, "proves")]
     assert r.verdict == "won"
+
+
+def test_a_shaken_look_that_runs_out_within_its_budget_proves_the_loss(monkeypatch):
+    # The shaken look is the whole depth-first search, restarted with its order shaken: a
+    # run of it that ends within its budget has searched every position, and its "lost"
+    # is a proof, even while the prover is still searching.
+    from companion.solver import search
+
+    def fake_steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
+                   jitter=None, line=None):
+        if narrow or visited is not None or skip is not None:  # still searching
+            n = 0
+            while True:
+                n += 256
+                yield n, n // 256
+        yield 256, 1
+        return search.SolveResult("lost", reason="every position searched")
+
+    monkeypatch.setattr(search, "_steps", lambda *a, **k: fake_steps(*a, **k))
+    r = solve(deal("streets-and-alleys", 1), Limits(seconds=None, nodes=100_000))
+    assert r.verdict == "lost"
+
+
+@pytest.mark.parametrize("seed", [76, 86, 124])
+def test_streets_deals_a_fixed_order_gets_stuck_in_are_won_by_the_shaken_look(seed):
+    # Under the prover's order these deals were not won within 100,000 positions (nor 10 s);
+    # restarted with its order shaken, the whole search wins each within a few thousand,
+    # and the line replays in the engine.
+    r = solve(deal("streets-and-alleys", seed), Limits(seconds=None, nodes=20_000))
+    assert r.verdict == "won"
+    pos = deal("streets-and-alleys", seed)
+    for m in r.moves:
+        pos.play(m)
+    assert pos.is_won()
 
 
 def test_restart_budgets_follow_lubys_sequence():
@@ -496,19 +539,45 @@ def test_a_supermove_needs_the_spaces():
             pos.play(f"t3 {name}")
 
 
-def test_supermoves_win_deals_single_moves_do_not_reach():
+def test_supermoves_win_deals_single_moves_do_not_reach(monkeypatch):
     # Streets and Alleys seeds 18 and 151 (Freecell Solver wins them with moves of several
-    # cards at once): won within 10,000 positions, their lines replayed move by move.
+    # cards at once): the whole depth-first search wins each within 10,000 positions with
+    # supermoves, their lines replayed move by move; with single moves alone it does not.
+    from companion.solver import search
     for seed in (18, 151):
         pos = deal("streets-and-alleys", seed)
-        r = solve(pos, Limits(seconds=None, nodes=10_000))
+        r = search._search(pos, Limits(seconds=None, nodes=10_000), None, None, False, "depth",
+                           False)
         assert r.verdict == "won" and replays_to_a_win(pos, r.moves), seed
+    monkeypatch.setattr(search, "SUPERMOVES", False)
+    for seed in (18, 151):
+        r = search._search(deal("streets-and-alleys", seed), Limits(seconds=None, nodes=10_000),
+                           None, None, False, "depth", False)
+        assert r.verdict == "unknown", seed
 
 
 def test_the_best_first_search_joining_late_is_not_blocked_by_the_depth_first_line():
-    # Streets and Alleys seed 30: the best-first search wins it alone in under 10,000
-    # positions; joining after the others, it skips only the positions the depth-first
-    # search has searched through, not those on its current line, and still wins it.
+    # Streets and Alleys seed 30: the depth-first prover has met 2,000 positions, 600 of
+    # them on its current line (the start among them); the best-first search joining then
+    # skips only those it has searched through, not those on its line, and still wins.
+    # Skipping every position met, it would have nothing left at once.
+    from companion.solver import search
+
+    def outcome(run, most=30_000):
+        try:
+            while next(run)[0] < most:
+                pass
+        except StopIteration as done:
+            return done.value.verdict
+        return "unknown"
+
     pos = deal("streets-and-alleys", 30)
-    r = solve(pos, Limits(seconds=None, nodes=20_000))
-    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
+    met, line = set(), set()
+    prover = search._steps(pos, None, False, "depth", False, None, visited=met, line=line)
+    for _ in range(30):
+        next(prover)
+    assert len(met) >= 1500 and len(line) >= 100
+    joining = search._steps(pos, None, False, "order", False, None, skip=met, line=line)
+    assert outcome(joining) == "won"
+    blocked = search._steps(pos, None, False, "order", False, None, skip=met, line=set())
+    assert outcome(blocked) == "lost"
