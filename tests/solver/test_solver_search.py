@@ -476,12 +476,9 @@ def test_streets_deals_a_fixed_order_gets_stuck_in_are_won_by_the_shaken_look(se
     # Under the prover's order these deals were not won within 100,000 positions (nor 10 s);
     # restarted with its order shaken, the whole search wins each within a few thousand,
     # and the line replays in the engine.
-    r = solve(deal("streets-and-alleys", seed), Limits(seconds=None, nodes=20_000))
-    assert r.verdict == "won"
     pos = deal("streets-and-alleys", seed)
-    for m in r.moves:
-        pos.play(m)
-    assert pos.is_won()
+    r = solve(pos, Limits(seconds=None, nodes=20_000))
+    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
 
 
 def test_restart_budgets_follow_lubys_sequence():
