@@ -3,7 +3,9 @@ fonts), and for each scene whose layout is not exact, what differs, pile by pile
 
 Each difference is put in one class, so the largest causes show first:
 
-- ``missed``: a wholly visible card with no reading at its index at all;
+- ``missed``: a wholly visible card with no reading at its index at all (a reading that lies
+  nearer another card's index is that card's: in a cascade the next card's index is two
+  index sizes away);
 - ``uncertain``: read at its index, but below the confidence threshold (and not settled by
   the rules);
 - ``misread``: read sure at its index as another card;
@@ -67,17 +69,26 @@ def differences(sc, dets, variant):
     centres = _index_centres(sc)
     true_pile = {code: k for k, items in truth.items() for code, _ in items}
 
+    def places(d):
+        return [(d.x, d.y)] + ([(d.other[0], d.other[1])] if d.other is not None else [])
+
+    def nearest(d):
+        """The card whose index in view lies nearest one of ``d``'s places: a reading of
+        the next card down a cascade is that card's, not a misreading of this one."""
+        return min(((math.hypot(x - p[0], y - p[1]), c) for c, ps in centres.items()
+                    for p in ps for x, y in places(d)), default=(0.0, None))[1]
+
+    owner = {id(d): nearest(d) for d in dets}
+
     def at(code):
         """The detection whose place is one of ``code``'s indices, if any."""
         best = None
         for d in dets:
-            for p in centres.get(code, []):
-                r = math.hypot(d.x - p[0], d.y - p[1]) / max(d.size, 1e-6)
-                if r < 2.5 and (best is None or r < best[0]):
-                    best = (r, d)
-            if d.other is not None:
+            if owner[id(d)] != code:
+                continue
+            for x, y in places(d):
                 for p in centres.get(code, []):
-                    r = math.hypot(d.other[0] - p[0], d.other[1] - p[1]) / max(d.size, 1e-6)
+                    r = math.hypot(x - p[0], y - p[1]) / max(d.size, 1e-6)
                     if r < 2.5 and (best is None or r < best[0]):
                         best = (r, d)
         return best[1] if best else None
