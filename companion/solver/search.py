@@ -986,7 +986,9 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     # A best-first search of the whole space beside the depth-first one (``order``) skips
     # the positions the depth-first search has met: those it has searched already, or is
     # searching, and it will not have to search them twice. Only the depth-first search's
-    # "lost" is then a proof (the other's ran out only of positions the first had not met).
+    # "lost" is then a proof (the other's ran out only of positions the first had not met),
+    # and the shaken look's (a restart of it that ended within its budget searched the whole
+    # space on its own; it shares no positions with the others, so it is not counted here).
     whole = [not narrow and how != "shaken" for how, narrow in plan]
     prover = max(i for i, w in enumerate(whole) if w) if any(whole) else -1
     proof_set: set[bytes] = set()
@@ -1005,7 +1007,10 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
                 return _restarting(pos, prefer, short, how, narrow, max_states)
             return _steps(pos, prefer, short, how, narrow, max_states)
         if i == prover:
-            # (an open game's prover has its move order shaken too: see OPEN_SHARES)
+            # An open game's prover has its move order shaken as the shaken look's first
+            # run has it (the same seed): it goes on where that run's budget stopped it,
+            # having redone its 2,000 positions (seeds 1-400 at 5 s: 366 resolved; with a
+            # seed of its own, 0 or 1,000: 360 and 363).
             return _steps(pos, prefer, short, how, narrow, max_states, visited=proof_set,
                           line=proof_line, jitter=random.Random(1) if open_game else None)
         return _steps(pos, prefer, short, how, narrow, max_states, skip=proof_set,
@@ -1021,9 +1026,9 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     roles = [_role(how, narrow, i == prover) for i, (how, narrow) in enumerate(plan)]
     waiting = [i for i, r in enumerate(roles)
                if open_game and ORDER_AFTER and r in ("order", "prover")]
-    active = [i for i in range(len(runs)) if i not in waiting] or waiting
-    if active is waiting:
-        waiting = []
+    active = [i for i in range(len(runs)) if i not in waiting]
+    if not active:  # nothing runs before them
+        active, waiting = waiting, []
     shares = [1] * len(runs)
     spent_memory = False
 
@@ -1114,15 +1119,12 @@ ORDER_AFTER = 2000
 # won 137 (189 proved lost), with its order shaken once 150, and restarted with it shaken
 # on Luby's budgets (``shaken``) 183 (182 lost: a restart that ends within its budget has
 # searched the whole space); the narrow look 102, the best-first whole search 151 (187
-# lost). Shares fitted to
-# those times (about 10 % of the time to the narrow look, 35 % to the prover, 10 % to the
-# best-first search, which costs twice as much a position, and 45 % to the shaken look),
-# the prover's order shaken too; seeds 1-400 at 5 s a deal (two workers): 182 won, 184
-# lost, 34 unknown, median 0.026 s a deal, against 168 / 185 / 47 and 0.029 s with the
-# narrow look, the prover and the best-first search alone (2, 1 and 1 slices a round).
-# With all five searches from the start: 182 / 184 / 34, median 0.041 s.
-
-
+# lost). Shares fitted to those times (about 10 % of the time to the narrow look, 35 % to
+# the prover, 10 % to the best-first search, which costs twice as much a position, and 45 %
+# to the shaken look), the prover's order shaken too; seeds 1-400 at 5 s a deal (two
+# workers): 182 won, 184 lost, 34 unknown, median 0.026 s a deal, against 168 / 185 / 47
+# and 0.029 s with the narrow look, the prover and the best-first search alone (2, 1 and 1
+# slices a round). With all four searches from the start: 182 / 184 / 34, median 0.041 s.
 OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10}
 
 # About how many bytes one stored position takes (its key, and the set's slot).
