@@ -70,7 +70,9 @@ class Detection:
     inferred: tuple | None = None
     """(code read best, its probability, why): the card was read below the threshold and
     its reading taken from the rules, the only one the pile's build allows
-    (:func:`companion.vision.piles.infer_from_build`)."""
+    (:func:`companion.vision.piles.infer_from_build`), or it was not taken for an index at
+    first and found where the pile's build says a card lies
+    (:func:`companion.vision.piles.fill_gaps`)."""
 
     @property
     def rank(self) -> int:
@@ -88,6 +90,87 @@ def _readings(pr, ps, k=4):
     flat = joint.ravel()
     order = np.argsort(-flat)[:k]
     return [(int(i), float(flat[i])) for i in order]
+
+
+class Reading(list):
+    """The detections of a photo, best first (a list), and ``latent``: the candidate indices
+    behind them (:class:`Latent`), for a second look where the layout says a card must lie
+    (:func:`companion.vision.piles.fill_gaps`); None where nothing was read."""
+
+    latent: Latent | None = None
+
+
+@dataclass
+class Latent:
+    """A photo's candidate indices as the recognizer scored them, kept for a second look:
+    a candidate the recognizer did not take for an index (the index of a deck unlike any
+    it was trained on) may still be read where the rules and the layout say a card lies."""
+
+    rgb: object            # the image the candidates were found in
+    c: object              # the detector's :class:`~companion.vision.detect.Candidates`
+    pr: object             # (n, 14), (n, 5): the heads' outputs
+    ps: object
+    obj: object            # (n,): the recognizer's objectness
+    sharp: object          # (n,): whether pr, ps are already the refiner's and the deck's
+    clf: object
+    deck: object = None
+    scale: float = 1.0     # the image's pixels per working pixel
+
+    def near(self, x, y, size, up) -> list:
+        """The candidates whose index lies within half an index size of (x, y) (working
+        pixels), about ``size`` pixels from pip to rank glyph (0.6 to 1.6 times) and facing
+        about ``up``: [(objectness, readings as [(code, p), ...] given that it is an index,
+        pip, rank glyph), ...], most likely to be an index first; places in working pixels."""
+        import numpy as np
+        k, c = self.scale, self.c
+        if not len(c.pip):
+            return []
+        mid = (c.pip + c.rank) / 2 / k
+        d = np.hypot(*(c.rank - c.pip).T) / k
+        vec = (c.rank - c.pip) / np.maximum(d * k, 1e-6)[:, None]
+        near = np.flatnonzero((np.hypot(mid[:, 0] - x, mid[:, 1] - y) < 0.5 * size)
+                              & (d > 0.6 * size) & (d < 1.6 * size)
+                              & (vec @ np.asarray(up, float) > 0.8))
+        out = []
+        for i in near[np.argsort(-self.obj[near])]:
+            pr, ps = self.pr[i:i + 1].copy(), self.ps[i:i + 1].copy()
+            if not self.sharp[i]:
+                pip, rank = c.pip[i:i + 1], c.rank[i:i + 1]
+                if getattr(self.clf, "refiner", None) is not None:
+                    pr, ps = self.clf.refiner.sharpen(self.rgb, pip, rank, pr, ps)
+                if self.deck is not None:
+                    pr, ps = self.deck.sharpen(self.rgb, pip, rank, pr, ps)
+            pr, ps = pr[0], ps[0]
+            pr = np.append(pr[:13] / max(float(pr[:13].sum()), 1e-12), 0.0)
+            ps = np.append(ps[:4] / max(float(ps[:4].sum()), 1e-12), 0.0)
+            reads, _ = _reads_of(self.rgb, pr, ps, c.pip[i], float(d[i] * k), 52)
+            out.append((float(self.obj[i]), reads, tuple(c.pip[i] / k), tuple(c.rank[i] / k)))
+        return out
+
+
+def _reads_of(rgb, pr, ps, pip, size, k=4):
+    """(readings best first as [(code, p), ...], note) of one candidate index from the heads'
+    outputs ``pr`` (14) and ``ps`` (5), its pip at ``pip`` and ``size`` pixels from pip to
+    rank glyph: the pip's ink colour rules suits out (:func:`ink_suits`)."""
+    import numpy as np
+    reads = _readings(pr, ps, k)
+    note = ""
+    ink, ruled_out = ink_suits(rgb, pip, size)
+    if ruled_out:
+        # the pip's colour is evidence of its own: no reading in a suit not printed in
+        # that ink is kept (nor offered later, when a copy too many or the other corner
+        # is re-read); where the best was one, the best that is not is taken (surely only
+        # if the model gives it as much)
+        left = [s for s in range(4) if s not in ruled_out]
+        if reads[0][0] // 13 in ruled_out:
+            note = f"the pip's ink is {ink}: not {_name(reads[0][0])}"
+        if len(left) == 1 and note:   # the ink names the suit: the rank head reads the rest
+            reads = _readings(pr, np.eye(4)[left[0]], k)
+        else:
+            allowed = ps.copy()
+            allowed[sorted(ruled_out)] = 0.0
+            reads = _readings(pr, allowed, k)
+    return reads, note
 
 
 def dominant_up(dets):
@@ -117,12 +200,12 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     clf = clf or load()
     c = candidates(rgb)
     if len(c.pip) == 0:
-        return []
+        return Reading()
     pr, ps = clf.predict(c.features)
     obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
     keep = np.flatnonzero(obj > OBJECTNESS)
     if not len(keep):
-        return []
+        return Reading()
     dist = np.hypot(*(c.rank[keep] - c.pip[keep]).T)  # each index's size, pip to rank glyph
     if sizes is not None:
         sizes(dist)
@@ -155,23 +238,7 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         used.update((a, b))
         p, r = c.pip[i], c.rank[i]
         d = float(math.hypot(*(r - p)))
-        reads = _readings(pr[i], ps[i])
-        note = ""
-        ink, ruled_out = ink_suits(rgb, p, d)
-        if ruled_out:
-            # the pip's colour is evidence of its own: no reading in a suit not printed in
-            # that ink is kept (nor offered later, when a copy too many or the other corner
-            # is re-read); where the best was one, the best that is not is taken (surely only
-            # if the model gives it as much)
-            left = [s for s in range(4) if s not in ruled_out]
-            if reads[0][0] // 13 in ruled_out:
-                note = f"the pip's ink is {ink}: not {_name(reads[0][0])}"
-            if len(left) == 1 and note:   # the ink names the suit: the rank head reads the rest
-                reads = _readings(pr[i], np.eye(4)[left[0]])
-            else:
-                allowed = ps[i].copy()
-                allowed[sorted(ruled_out)] = 0.0
-                reads = _readings(pr[i], allowed)
+        reads, note = _reads_of(rgb, pr[i], ps[i], p, d)
         code, conf = reads[0]
         m = (p + r) / 2
         raw.append(Detection(code, conf, float(m[0]), float(m[1]),
@@ -185,7 +252,11 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         if any(math.hypot(t.x - o.x, t.y - o.y) < 0.7 * max(t.size, o.size) for o in dets):
             continue
         dets.append(t)
-    return resolve(dets, decks, threshold)
+    out = Reading(resolve(dets, decks, threshold))
+    sharp = np.zeros(len(obj), bool)
+    sharp[keep] = True
+    out.latent = Latent(rgb, c, pr, ps, obj, sharp, clf, deck)
+    return out
 
 
 def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, finer=None,
@@ -219,6 +290,8 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, fine
                          interpolation=cv2.INTER_CUBIC)
     k = img.shape[1] / rgb.shape[1]
     fine = read_cards(img, clf, decks, threshold, deck)
+    if fine.latent is not None:
+        fine.latent.scale = k
     for d in fine:
         d.x, d.y, d.size = d.x / k, d.y / k, d.size / k
         d.pip_at = (d.pip_at[0] / k, d.pip_at[1] / k)

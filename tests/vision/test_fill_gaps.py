@@ -1,0 +1,169 @@
+"""A card the recognizer did not take for an index, found where a column says a card lies
+(`companion scan --variant`): in a Klondike column the face-up cards are a build, so two cards
+read sure two steps apart that do not build on each other have one card between them, and a
+run's first card may have one above it; the detector's candidate there is read by the heads
+and taken only when its best reading is a card the build allows there.
+
+The readings and the candidates are made by hand (a stand-in for the photo's kept candidates),
+so these tests exercise the rule and its output; the last ones read real generated photos."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cards import Card, code_text
+from companion.rules import load_variant
+from companion.vision.piles import GAP_SURE, PileReading, build_position, fill_gaps
+from companion.vision.read import Detection, Reading
+
+
+def _c(text):
+    return Card.parse(text).code
+
+
+def _det(text, x, y, p=0.99):
+    return Detection(_c(text), p, float(x), float(y), (0.0, -1.0), 20.0)
+
+
+class Latent:
+    """The photo's candidates as :meth:`companion.vision.read.Latent.near` gives them: one
+    candidate at each place in ``at`` ((x, y) -> readings), none elsewhere."""
+
+    def __init__(self, at, obj=0.01):
+        self.at, self.obj, self.asked = at, obj, []
+
+    def near(self, x, y, size, up):
+        self.asked.append((round(x), round(y)))
+        for (px, py), reads in self.at.items():
+            if abs(px - x) < size / 2 and abs(py - y) < size / 2:
+                reads = [(_c(t), p) for t, p in reads]
+                return [(self.obj, reads, (px, py + 10), (px, py - 10))]
+        return []
+
+
+def _reading(column, latent, elsewhere=()):
+    """t3: ``column`` ((text, y) at x 300); t4: 9♣ 8♦ 7♠ cascaded 40 pixels apart (the
+    photo's usual step); t1: ``elsewhere``."""
+    piles = {"t3": [_det(t, 300, y) for t, y in column],
+             "t4": [_det(t, 500, 400 + 40 * k) for k, t in enumerate(["9c", "8d", "7s"])]}
+    if elsewhere:
+        piles["t1"] = [_det(t, 100, 400 + 40 * k) for k, t in enumerate(elsewhere)]
+    dets = Reading(d for ds in piles.values() for d in ds)
+    dets.latent = latent
+    return PileReading("klondike", piles), dets
+
+
+def _texts(ds):
+    return [code_text(d.code, False) for d in ds]
+
+
+def test_a_card_missed_between_two_is_read_there_and_said():
+    # K♦ and J♦ lie two steps apart: a black queen lies between; the candidate there reads Q♣
+    latent = Latent({(300, 440): [("Qc", 0.93), ("Qs", 0.05)]})
+    out, dets = _reading([("Kd", 400), ("Jd", 480)], latent)
+    v = load_variant("klondike")
+    [d] = fill_gaps(out, dets, v)
+    assert _texts(out.piles["t3"]) == ["Kd", "Qc", "Jd"]
+    assert d in dets and not d.uncertain and d.confidence == 0.93
+    assert d.inferred == (_c("Qc"), 0.93, "found on a second look between Kd and Jd, where "
+                                          "the column's build allows it")
+    assert "first taken 1% for an index" in d.note
+    build_position(out, v)
+    assert not out.problems
+
+
+@pytest.mark.parametrize("reads, elsewhere", [
+    ([("Qh", 0.9)], ()),                       # a red queen cannot lie on K♦
+    ([("4c", 0.9)], ()),                       # nor a four
+    ([("Qc", GAP_SURE - 0.01)], ()),           # too unsure
+    ([("Qc", 0.9)], ("Qc",)),                  # Q♣ is read sure elsewhere
+])
+def test_nothing_is_taken_unless_the_best_reading_fits(reads, elsewhere):
+    latent = Latent({(300, 440): reads})
+    out, dets = _reading([("Kd", 400), ("Jd", 480)], latent, elsewhere)
+    assert fill_gaps(out, dets, load_variant("klondike")) == []
+    assert _texts(out.piles["t3"]) == ["Kd", "Jd"]
+
+
+def test_cards_that_build_or_lie_a_step_apart_leave_no_gap():
+    latent = Latent({(300, 440): [("Qc", 0.9)]})
+    # K♦ then Q♣ one step apart: nothing between them to look for (nor above the king)
+    out, dets = _reading([("Kd", 400), ("Qc", 440)], latent)
+    assert fill_gaps(out, dets, load_variant("klondike")) == []
+    assert not [xy for xy in latent.asked if xy[0] == 300]
+    # two steps apart but building: no card is missing between them
+    latent = Latent({(300, 440): [("Qc", 0.9)]})
+    out, dets = _reading([("Kd", 400), ("Qs", 480)], latent)
+    assert fill_gaps(out, dets, load_variant("klondike")) == []
+    assert (300, 440) not in latent.asked
+
+
+def test_a_card_above_the_first_of_a_run_is_read_there():
+    # the run starts at J♥ (on face-down cards, or the Q♣ above it not read): a step above
+    # it the candidate reads Q♣, which J♥ may lie on
+    latent = Latent({(300, 360): [("Qc", 0.8), ("Qh", 0.1)]})
+    out, dets = _reading([("Jh", 400), ("10s", 440)], latent)
+    [d] = fill_gaps(out, dets, load_variant("klondike"))
+    assert _texts(out.piles["t3"]) == ["Qc", "Jh", "10s"]
+    assert d.inferred[2] == "found on a second look above Jh, where the column's build allows it"
+    # a reading J♥ cannot lie on is left alone
+    latent = Latent({(300, 360): [("Qh", 0.9)]})
+    out, dets = _reading([("Jh", 400), ("10s", 440)], latent)
+    assert fill_gaps(out, dets, load_variant("klondike")) == []
+
+
+def test_only_where_runs_are_builds_and_the_candidates_were_kept():
+    latent = Latent({(300, 440): [("Qc", 0.93)]})
+    out, dets = _reading([("Kd", 400), ("Jd", 480)], latent)
+    out.variant = "forty-thieves"
+    assert fill_gaps(out, dets, load_variant("forty-thieves")) == []   # dealt face up
+    out, dets = _reading([("Kd", 400), ("Jd", 480)], None)
+    assert fill_gaps(out, dets, load_variant("klondike")) == []
+
+
+# ------------------------------------------------------------------------------ real photos
+
+def test_the_kept_candidates_read_an_index_where_they_are_asked():
+    """:meth:`Latent.near` at a card's index in a generated photo gives the detector's
+    candidate there, read as that card."""
+    pytest.importorskip("cv2")
+    import math
+
+    from companion.vision.model import load
+    from companion.vision.read import read_photo
+    from companion.vision.synth import make_scene
+    sc = make_scene(4242, "klondike")
+    dets = read_photo(sc.image, load())
+    assert dets.latent is not None
+    sure = [d for d in dets if not d.uncertain][:5]
+    assert sure
+    for d in sure:
+        found = dets.latent.near(d.x, d.y, d.size, d.up)
+        assert found, code_text(d.code, False)
+        obj, reads, pip, rank = found[0]
+        assert reads[0][0] == d.code and obj > 0.5
+        assert math.hypot((pip[0] + rank[0]) / 2 - d.x, (pip[1] + rank[1]) / 2 - d.y) < 2
+        assert abs(sum(p for _, p in reads) - 1) < 1e-6    # given that it is an index
+    assert dets.latent.near(-500.0, -500.0, 20.0, (0.0, -1.0)) == []
+
+
+def test_a_held_out_photo_has_its_missed_card_found_between_two():
+    """Held-out Klondike scene 144 (a font never trained on): the recognizer takes the 7♣
+    between 8♥ and 6♦ for no index at all (objectness 0.1 %); the column's gap finds it."""
+    pytest.importorskip("cv2")
+    from companion.vision.model import load
+    from companion.vision.piles import map_piles
+    from companion.vision.read import read_photo
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    fonts = available_fonts(HELDOUT_FONTS)
+    if not fonts:
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "installed")
+    if len(fonts) != len(HELDOUT_FONTS):
+        pytest.skip("some held-out fonts are missing: the scene is drawn in another font")
+    sc = make_scene(7_000_144, "klondike", fonts=fonts)
+    dets = read_photo(sc.image, load())
+    assert _c("7c") not in [d.code for d in dets]
+    out = map_piles(dets, "klondike", sc.image)
+    seven = next(d for d in out.piles["t2"] if d.code == _c("7c"))
+    assert seven.inferred is not None and "between 8h and 6d" in seven.inferred[2]
