@@ -87,6 +87,15 @@ def ink_components(rgb, mn=None):
         fifths = (v * 2 // 5).astype(np.uint8)
         dark = (diff[box] > cv2.LUT(bg[box], fifths)).view(np.uint8)
         part |= blob & dark & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
+        # a solid pip touching the strip by a thin bridge stays in the opening, but apart
+        # from the strip there: what of the opening is of a glyph's size is kept as ink
+        nw, wl, ws, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+        if nw > 1:
+            small = np.flatnonzero(_glyph_like(ws[1:], side)) + 1
+            if len(small):
+                lut = np.zeros(nw, np.uint8)
+                lut[small] = 1
+                part |= lut[wl]
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
         peeled = np.bincount(labels[box][blob > 0], minlength=n) > 0
     # a rank glyph touching its pip (a tight index, blur) makes one blob of the two: where a

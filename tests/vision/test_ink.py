@@ -57,6 +57,22 @@ def test_a_glyph_touching_the_card_edge_is_peeled_off_the_table():
     assert any(p == pips[0] and r == glyph[0] for p, r in zip(pi, rj, strict=True))
 
 
+
+def test_a_solid_pip_touching_the_card_edge_is_peeled_off_the_table():
+    # a pip is solid, so what peels the table's strip off (an opening wider than a glyph's
+    # stroke) keeps it too; the thin bridge to the strip does not stay: the pip comes free,
+    # of a pip's size, where it was drawn (a pip 1 pixel further from the edge is its own
+    # blob anyway)
+    img = np.full((1000, 1500, 3), TABLE, np.uint8)
+    cv2.rectangle(img, (300, 200), (700, 800), PAPER, -1)
+    cv2.putText(img, "K", (312, 260), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 25), 2)
+    cv2.circle(img, (310, 290), 9, RED, -1)
+    img = cv2.GaussianBlur(img, (5, 5), 1.2)
+    stats, cents, peeled = ink_components(img)
+    [(s, c, p)] = [(s, c, p) for s, c, p in zip(stats, cents, peeled, strict=True)
+                   if abs(c[0] - 310) < 5 and abs(c[1] - 290) < 5]
+    assert p and 14 <= max(s[2], s[3]) <= 24
+
 def test_a_glyph_touching_the_edge_of_a_card_on_a_light_table_is_peeled_off():
     # a light table (a pale mauve cloth) is darker than the paper only in a strip too thin
     # for the opening that peels a dark table's strip (in a photo this wide), but it is
