@@ -183,7 +183,7 @@ def infer_from_build(out: PileReading, dets, v) -> list:
             lower, upper = _neighbour(ds, j, j - 1, step), _neighbour(ds, j, j + 1, step)
             if lower is None and upper is None:
                 continue   # nothing in the pile constrains the card
-            readings = [(d.code, d.confidence)] + list(d.alternatives)
+            readings = [(d.code, d.confidence)] + list(d.alternatives) + list(d.given_ink)
             fits = []
             for code, p in readings:
                 if p < MIN_ALTERNATIVE or code in (c for c, _ in fits):

@@ -73,6 +73,10 @@ class Detection:
     alternatives: list = field(default_factory=list)   # [(code, p), ...] next readings
     corners: int = 1
     other: tuple | None = None  # the other corner's (x, y, up) when both were read
+    given_ink: list = field(default_factory=list)
+    """[(code, p), ...]: where the pip's ink ruled out the model's best suit, the readings
+    given the ink (:func:`_reads_of`): evidence the rules may choose from
+    (:func:`companion.vision.piles.infer_from_build`), never a reading taken alone."""
     pip_at: tuple = (0.0, 0.0)   # the index's pip and rank glyph centres (working pixels)
     rank_at: tuple = (0.0, 0.0)
     inferred: tuple | None = None
@@ -151,18 +155,22 @@ class Latent:
             pr, ps = pr[0], ps[0]
             pr = np.append(pr[:13] / max(float(pr[:13].sum()), 1e-12), 0.0)
             ps = np.append(ps[:4] / max(float(ps[:4].sum()), 1e-12), 0.0)
-            reads, _ = _reads_of(self.rgb, pr, ps, c.pip[i], float(d[i] * k), 52)
+            reads, _, _ = _reads_of(self.rgb, pr, ps, c.pip[i], float(d[i] * k), 52)
             out.append((float(self.obj[i]), reads, tuple(c.pip[i] / k), tuple(c.rank[i] / k)))
         return out
 
 
 def _reads_of(rgb, pr, ps, pip, size, k=4):
-    """(readings best first as [(code, p), ...], note) of one candidate index from the heads'
-    outputs ``pr`` (14) and ``ps`` (5), its pip at ``pip`` and ``size`` pixels from pip to
-    rank glyph: the pip's ink colour rules suits out (:func:`ink_suits`)."""
+    """(readings best first as [(code, p), ...], note, the readings given the ink) of one
+    candidate index from the heads' outputs ``pr`` (14) and ``ps`` (5), its pip at ``pip``
+    and ``size`` pixels from pip to rank glyph: the pip's ink colour rules suits out
+    (:func:`ink_suits`). Where it rules out the best reading's suit, the readings given the
+    ink are the suit head's odds among the suits left (as if the ink were certain); else
+    none."""
     import numpy as np
     reads = _readings(pr, ps, k)
     note = ""
+    given: list = []
     ink, ruled_out = ink_suits(rgb, pip, size)
     if ruled_out:
         # the pip's colour is evidence of its own: no reading in a suit not printed in
@@ -178,7 +186,9 @@ def _reads_of(rgb, pr, ps, pip, size, k=4):
             allowed = ps.copy()
             allowed[sorted(ruled_out)] = 0.0
             reads = _readings(pr, allowed, k)
-    return reads, note
+            if note and allowed[:4].sum() > 0:
+                given = _readings(pr, allowed / allowed[:4].sum(), k)
+    return reads, note, given
 
 
 def dominant_up(dets):
@@ -246,12 +256,13 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         used.update((a, b))
         p, r = c.pip[i], c.rank[i]
         d = float(math.hypot(*(r - p)))
-        reads, note = _reads_of(rgb, pr[i], ps[i], p, d)
+        reads, note, given = _reads_of(rgb, pr[i], ps[i], p, d)
         code, conf = reads[0]
         m = (p + r) / 2
         raw.append(Detection(code, conf, float(m[0]), float(m[1]),
                              (float((r - p)[0] / d), float((r - p)[1] / d)), d, note=note,
-                             alternatives=reads[1:], pip_at=(float(p[0]), float(p[1])),
+                             alternatives=reads[1:], given_ink=given,
+                             pip_at=(float(p[0]), float(p[1])),
                              rank_at=(float(r[0]), float(r[1]))))
     # spatial suppression: two readings of the same spot keep the better
     raw.sort(key=lambda t: -t.confidence)

@@ -75,6 +75,28 @@ def test_a_neighbour_too_far_away_says_nothing():
     assert middle.uncertain
 
 
+
+def test_a_card_whose_ink_overrules_the_model_is_named_from_its_readings_given_the_ink():
+    # the model read J♠ (1 % once its suit was ruled out: the pip's ink is red); given the
+    # red ink its suit head's odds name J♦ 0.6, J♥ 0.3; J♥ lies on t1, so J♦ is the one the
+    # build between Q♠ and 10♠ allows
+    middle = _det("Jd", 300, 440, 0.01)
+    middle.note = "the pip's ink is red: not Js"
+    middle.given_ink = [(_c("Jd"), 0.6), (_c("Jh"), 0.3)]
+    piles = {"t3": [_det("Qs", 300, 400), middle, _det("10s", 300, 480)],
+             "t1": [_det("Jh", 100, 400)]}
+    out = PileReading("klondike", piles)
+    dets = [d for ds in piles.values() for d in ds]
+    assert infer_from_build(out, dets, load_variant("klondike")) == [middle]
+    assert middle.code == _c("Jd") and not middle.uncertain and middle.confidence == 0.6
+    # the readings as read alone (1 %) name nothing
+    middle = _det("Jd", 300, 440, 0.01)
+    piles["t3"][1] = middle
+    out = PileReading("klondike", piles)
+    assert infer_from_build(out, [d for ds in piles.values() for d in ds],
+                            load_variant("klondike")) == []
+    assert middle.uncertain
+
 @pytest.fixture
 def scanned(monkeypatch):
     """`companion scan` on a photo whose reading is the hand-made one above."""
