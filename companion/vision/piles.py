@@ -227,10 +227,10 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     the pip's ink and a deck's calibration); the card is taken when, given that it is an index,
     its best reading is a card the build allows there (between the two, or on the first),
     not read sure elsewhere as often as the deck has it, and at least :data:`GAP_SURE`
-    probable (``inferred`` says what was read and why). A card of a wrong guess at the head of
-    a run would have to be one of the two or so the build allows there; on 350 held-out
-    Klondike scenes, 19 cards were read so, all right. Only in variants whose face-up runs
-    are builds (:func:`runs_are_builds`).
+    probable (``inferred`` says what was read and why). A wrong reading would have to be one
+    of the two or so cards the build allows there: on 400 held-out Klondike scenes (0-399),
+    45 cards were found so, all right. Only in variants whose face-up runs are builds
+    (:func:`runs_are_builds`).
 
     Returns the detections added (to ``dets`` and their pile, in order)."""
     latent = getattr(dets, "latent", None)
