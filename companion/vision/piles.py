@@ -259,7 +259,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
         d = Detection(code, p, (pip[0] + rank[0]) / 2, (pip[1] + rank[1]) / 2, up,
                       math.hypot(rank[0] - pip[0], rank[1] - pip[1]),
                       alternatives=reads[1:4], pip_at=pip, rank_at=rank)
-        why = f"found on a second look {where}, where the {word}'s build allows it"
+        why = f"found on a second look {where}, a card its build allows there"
         d.inferred = (code, p, why)
         d.note = f"read {p:.0%} as {_text(code)}; {why} (first taken {obj:.0%} for an index)"
         dets.append(d)
@@ -288,8 +288,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             up = (a.up[0] + b.up[0], a.up[1] + b.up[1])
             n = math.hypot(*up) or 1.0
             d = read_at((a.x + b.x) / 2, (a.y + b.y) / 2, (a.size + b.size) / 2,
-                        (up[0] / n, up[1] / n), fits,
-                        f"between {_text(a.code)} and {_text(b.code)}")
+                        (up[0] / n, up[1] / n), fits, f"where the {word}'s run leaves a gap")
             if d is not None:
                 ds.insert(j, d)
         if ds and known(ds[0]):
@@ -300,7 +299,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
                 vx, vy = a.x - ds[1].x, a.y - ds[1].y   # the pile's own step
             d = read_at(a.x + vx, a.y + vy, a.size, a.up,
                         [x for x in range(52) if free(x) and build.allows(x, a.code)],
-                        f"above {_text(a.code)}")
+                        f"above the {word}'s run")
             if d is not None:
                 ds.insert(0, d)
     return done

@@ -65,8 +65,8 @@ def test_a_card_missed_between_two_is_read_there_and_said():
     [d] = fill_gaps(out, dets, v)
     assert _texts(out.piles["t3"]) == ["Kd", "Qc", "Jd"]
     assert d in dets and not d.uncertain and d.confidence == 0.93
-    assert d.inferred == (_c("Qc"), 0.93, "found on a second look between Kd and Jd, where "
-                                          "the column's build allows it")
+    assert d.inferred == (_c("Qc"), 0.93, "found on a second look where the column's run "
+                                          "leaves a gap, a card its build allows there")
     assert "first taken 1% for an index" in d.note
     build_position(out, v)
     assert not out.problems
@@ -105,7 +105,8 @@ def test_a_card_above_the_first_of_a_run_is_read_there():
     out, dets = _reading([("Jh", 400), ("10s", 440)], latent)
     [d] = fill_gaps(out, dets, load_variant("klondike"))
     assert _texts(out.piles["t3"]) == ["Qc", "Jh", "10s"]
-    assert d.inferred[2] == "found on a second look above Jh, where the column's build allows it"
+    assert d.inferred[2] == "found on a second look above the column's run, a card its build " \
+                            "allows there"
     # a reading J♥ cannot lie on is left alone
     latent = Latent({(300, 360): [("Qh", 0.9)]})
     out, dets = _reading([("Jh", 400), ("10s", 440)], latent)
@@ -166,4 +167,5 @@ def test_a_held_out_photo_has_its_missed_card_found_between_two():
     assert _c("7c") not in [d.code for d in dets]
     out = map_piles(dets, "klondike", sc.image)
     seven = next(d for d in out.piles["t2"] if d.code == _c("7c"))
-    assert seven.inferred is not None and "between 8h and 6d" in seven.inferred[2]
+    assert seven.inferred is not None and "gap" in seven.inferred[2]
+    assert [code_text(d.code, False) for d in out.piles["t2"]][-3:] == ["8h", "7c", "6d"]
