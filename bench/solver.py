@@ -5,8 +5,10 @@ Alleys (against Freecell Solver), seeds 1..N: the share of deals resolved (won, 
 and the median / p90 seconds per deal, ours and theirs; disagreements between proved verdicts
 (there must be none) and lines of ours that fail to replay (none); Freecell Solver's winning
 lines are also played in our engine, move by move (its moves of several cards as the single
-moves that make them): a line that fails says the two read a rule differently. Golf: our
-figures alone.
+moves that make them): a line that fails says the two read a rule differently. Freecell
+Solver runs twice: with its preset for the game (whose "lost" holds within the preset's
+moves, larger steps than single cards) and with single-card moves only (whose "lost" is a
+proof, as ours is). Golf: our figures alone.
 Then hint latency on mid-game Klondike positions seen as a player sees them (face-down cards
 and the stock unknown, sampled): median and p95.
 
@@ -31,7 +33,13 @@ import sys
 import time
 
 from companion.rules import deal, load_variant
-from companion.solver.peers import available, fcs_line, fcs_solve, pyksolve_solve
+from companion.solver.peers import (
+    SINGLE_CARD_MOVES,
+    available,
+    fcs_line,
+    fcs_solve,
+    pyksolve_solve,
+)
 from companion.solver.survey import tally
 
 CASES = [
@@ -77,16 +85,16 @@ def ours(key, options, seeds, timeout, jobs):
 
 
 def _peer_task(task):
-    name, key, options, seed, states = task
+    name, key, options, seed, states, moves = task
     pos = deal(load_variant(key, dict(options)), seed)
     t = time.perf_counter()
     if name == "pyksolve":
         verdict, _ = pyksolve_solve(pos, max_closed=states)
         return seed, {"verdict": verdict, "seconds": time.perf_counter() - t}
-    verdict = fcs_solve(pos, iterations=states)
+    verdict = fcs_solve(pos, iterations=states, moves=moves)
     seconds = time.perf_counter() - t
     replayed = None
-    if verdict == "won":  # (solved again, untimed: its line played in our engine)
+    if verdict == "won" and moves is None:  # (solved again, untimed: its line in our engine)
         try:
             _, line = fcs_line(pos, iterations=states)
             q = pos.copy()
@@ -106,8 +114,8 @@ def _pool_map(fn, tasks, jobs):
         return list(pool.imap_unordered(fn, tasks))
 
 
-def peer(name, key, options, seeds, states, jobs):
-    tasks = [(name, key, tuple(sorted(options.items())), s, states) for s in seeds]
+def peer(name, key, options, seeds, states, jobs, moves=None):
+    tasks = [(name, key, tuple(sorted(options.items())), s, states, moves) for s in seeds]
     return dict(_pool_map(_peer_task, tasks, jobs))
 
 
@@ -221,6 +229,27 @@ def main(argv=None) -> int:
                                     f"{peer_name}_s": round(theirs[s]["seconds"], 3)}
                                 for s in seeds}
             case["disagreements"] = clash
+            if peer_name == "freecell-solver":
+                # Its preset's "lost" holds within its preset's moves, larger steps than
+                # single cards; with single-card moves only, its "lost" is a proof as ours is.
+                label1 = f"{peer_name} 1-card: {label}"
+                print(f"{label1}: solving ...", file=sys.stderr, flush=True)
+                single = peer(peer_name, key, options, seeds, args.peer_states, args.jobs,
+                              moves=SINGLE_CARD_MOVES)
+                print(row(label1, single), flush=True)
+                capped = {s: r if r["seconds"] <= args.timeout else
+                          {"verdict": "unknown", "seconds": args.timeout}
+                          for s, r in single.items()}
+                print(row(f"{peer_name} 1-card, {args.timeout:g} s: {label}", capped),
+                      flush=True)
+                clash1 = [s for s in seeds if {recs[s]["verdict"], single[s]["verdict"]} ==
+                          {"won", "lost"}]
+                print(f"  (1-card: its single-card moves only) proved verdicts that "
+                      f"disagree: {len(clash1)} {clash1 if clash1 else ''}")
+                case[f"{peer_name} single-card"] = tally(single.values()).to_json()
+                case[f"{peer_name} single-card within timeout"] = \
+                    tally(capped.values()).to_json()
+                case["disagreements"] = sorted(set(clash) | set(clash1))
         report["cases"][label] = case
     if args.hints:
         print(f"hint latency: {args.hints} mid-game Klondike positions, unknown cards "

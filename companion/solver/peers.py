@@ -113,15 +113,26 @@ def pyksolve_solve(pos, max_closed: int = 1_000_000) -> tuple[str, list[str]]:
     return "unknown", []
 
 
-def fcs_solve(pos, iterations: int = 200_000, game: str = "streets_and_alleys") -> str:
-    """Freecell Solver's verdict on a deal of ours (its preset for ``game``)."""
-    return _fcs(pos, iterations, game)[0]
+SINGLE_CARD_MOVES = "0AB"
+"""Freecell Solver's moves (its ``--tests-order``) of one card at a time, in a game without
+free cells: a top card to the foundations (0), to an empty pile (A), onto a card (B). Its
+preset's moves are larger steps whose "could not solve" holds "within the limitations of the
+specified moves' types" (its USAGE); with these, all moves are there, and a deal it exhausts
+is proved lost, as ours are."""
 
 
-def _fcs(pos, iterations, game):
+def fcs_solve(pos, iterations: int = 200_000, game: str = "streets_and_alleys",
+              moves: str | None = None) -> str:
+    """Freecell Solver's verdict on a deal of ours: its preset for ``game``, or with
+    ``moves`` (a tests order, e.g. :data:`SINGLE_CARD_MOVES`) the preset's rules with those
+    moves alone."""
+    return _fcs(pos, iterations, game, moves)[0]
+
+
+def _fcs(pos, iterations, game, moves=None):
     from freecell_solver import FreecellSolver
     fc = FreecellSolver()
-    fc.input_cmd_line(["--game", game])
+    fc.input_cmd_line(["--game", game] + (["--tests-order", moves] if moves else []))
     fc.limit_iterations(iterations)
     ret = fc.solve_board(fcs_board(pos))
     return {0: "won", 1: "lost"}.get(ret, "unknown"), fc

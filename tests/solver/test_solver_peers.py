@@ -51,6 +51,19 @@ def test_streets_and_alleys_agrees_with_freecell_solver():
              lambda pos: fcs_solve(pos, iterations=20_000), nodes=1500)
 
 
+@pytest.mark.skipif(PEERS["freecell-solver"] is not None, reason=str(PEERS["freecell-solver"]))
+def test_streets_and_alleys_agrees_with_freecell_solver_moving_single_cards():
+    # with single-card moves only, its "lost" is a proof of the whole space, as ours is
+    from companion.solver.peers import SINGLE_CARD_MOVES
+    _compare((deal("streets-and-alleys", seed) for seed in range(1, 13)),
+             lambda pos: fcs_solve(pos, iterations=50_000, moves=SINGLE_CARD_MOVES),
+             nodes=1500)
+    # seed 2 is lost both ways, seed 107 won (as its preset says)
+    assert fcs_solve(deal("streets-and-alleys", 2), 100_000, moves=SINGLE_CARD_MOVES) == "lost"
+    assert fcs_solve(deal("streets-and-alleys", 107), 1_000_000,
+                     moves=SINGLE_CARD_MOVES) == "won"
+
+
 @pytest.mark.skipif(PEERS["pyksolve"] is not None, reason=str(PEERS["pyksolve"]))
 def test_our_klondike_deal_reaches_the_peer_unchanged():
     from pyksolve import solver
