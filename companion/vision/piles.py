@@ -211,9 +211,6 @@ GAP_SURE = 0.5
 that it is an index, the heads give it as one of the cards the build allows there at least
 this (:func:`fill_gaps`)."""
 
-GAP_LOG: list | None = None
-
-
 def fill_gaps(out: PileReading, dets, v) -> list:
     """Cards the recognizer did not take for an index, read where a tableau pile's layout and
     the rules say a card lies:
@@ -247,8 +244,6 @@ def fill_gaps(out: PileReading, dets, v) -> list:
         if not fits:
             return None
         found = latent.near(x, y, size, up)
-        if GAP_LOG is not None:
-            GAP_LOG.append((where, fits, found[:2]))
         if not found:
             return None
         obj, reads, pip, rank = found[0]
