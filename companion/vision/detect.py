@@ -59,6 +59,7 @@ def ink_components(rgb, mn=None):
     side = max(h, w)
     huge = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > side * 0.06) + 1
     peeled = np.zeros(n, bool)
+    opened = None
     if len(huge):
         # a glyph printed close to the card's edge touches the strip of dark table along
         # that edge (darker than the paper next to it) and joins it in one blob too big for
@@ -88,14 +89,12 @@ def ink_components(rgb, mn=None):
         dark = (diff[box] > cv2.LUT(bg[box], fifths)).view(np.uint8)
         part |= blob & dark & ~cv2.dilate(wide, np.ones((3, 3), np.uint8))
         # a solid pip touching the strip by a thin bridge stays in the opening, but apart
-        # from the strip there: what of the opening is of a glyph's size is kept as ink
-        nw, wl, ws, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
-        if nw > 1:
-            small = np.flatnonzero(_glyph_like(ws[1:], side)) + 1
-            if len(small):
-                lut = np.zeros(nw, np.uint8)
-                lut[small] = 1
-                part |= lut[wl]
+        # from the strip there: what of the opening is of a glyph's size is a blob of its
+        # own (not ink added to the image, where it would join the blobs beside it)
+        nw, _, ws, wc = cv2.connectedComponentsWithStats(wide, connectivity=8)
+        small = np.flatnonzero(_glyph_like(ws[1:], side)) + 1 if nw > 1 else []
+        opened = (ws[small] + (box[1].start, box[0].start, 0, 0, 0),
+                  wc[small] + (box[1].start, box[0].start)) if len(small) else None
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
         peeled = np.bincount(labels[box][blob > 0], minlength=n) > 0
     # a rank glyph touching its pip (a tight index, blur) makes one blob of the two: where a
@@ -132,6 +131,10 @@ def ink_components(rgb, mn=None):
             stats = np.vstack([stats, grown])
             cents = np.vstack([cents, pcents[1:][split]])
             peeled = np.concatenate([peeled, peeled[whole[split]] | huge[split]])
+    if opened is not None:
+        stats = np.vstack([stats, opened[0].astype(stats.dtype)])
+        cents = np.vstack([cents, opened[1]])
+        peeled = np.concatenate([peeled, np.ones(len(opened[0]), bool)])
     stats, cents, peeled = stats[1:], cents[1:], peeled[1:]
     keep = _glyph_like(stats, side)
     return stats[keep], cents[keep], peeled[keep]
