@@ -225,9 +225,9 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     its best reading is a card the build allows there (between the two, or on the first),
     not read sure elsewhere as often as the deck has it, and at least :data:`GAP_SURE`
     probable (``inferred`` says what was read and why). A wrong reading would have to be one
-    of the two or so cards the build allows there: on 400 held-out Klondike scenes (0-399),
-    45 cards were found so, all right. Only in variants whose face-up runs are builds
-    (:func:`runs_are_builds`).
+    of the two or so cards the build allows there: on 600 held-out Klondike scenes, 57 cards
+    were found so, 56 right (one Q♣ partly covered read Q♠). Only in variants whose face-up
+    runs are builds (:func:`runs_are_builds`).
 
     Returns the detections added (to ``dets`` and their pile, in order)."""
     latent = getattr(dets, "latent", None)
