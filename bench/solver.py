@@ -119,6 +119,20 @@ def peer(name, key, options, seeds, states, jobs, moves=None):
     return dict(_pool_map(_peer_task, tasks, jobs))
 
 
+def within(recs, timeout):
+    """A peer's verdicts given the same wall-clock budget as ours: those reached within
+    ``timeout`` (its search is deterministic, so one stopped there would have said the
+    same), the rest unknown."""
+    return {s: r if r["seconds"] <= timeout else {"verdict": "unknown", "seconds": timeout}
+            for s, r in recs.items()}
+
+
+def disagreements(ours, theirs):
+    """The seeds where one proved a win and the other a loss (there must be none)."""
+    return sorted(s for s in ours if {ours[s]["verdict"], theirs[s]["verdict"]}
+                  == {"won", "lost"})
+
+
 def row(label, recs):
     t = tally(recs.values())
     secs = [r["seconds"] for r in recs.values()]
@@ -202,15 +216,9 @@ def main(argv=None) -> int:
         if peer_name and peers.get(peer_name) is None:
             theirs = peer(peer_name, key, options, seeds, args.peer_states, args.jobs)
             print(row(f"{peer_name}: {label}", theirs), flush=True)
-            # The same wall-clock budget as ours: the peer's verdicts reached within our
-            # timeout (its search is deterministic, so one stopped there would have said
-            # the same), the rest unknown.
-            capped = {s: r if r["seconds"] <= args.timeout else
-                      {"verdict": "unknown", "seconds": args.timeout}
-                      for s, r in theirs.items()}
+            capped = within(theirs, args.timeout)
             print(row(f"{peer_name} within {args.timeout:g} s: {label}", capped), flush=True)
-            clash = [s for s in seeds if {recs[s]["verdict"], theirs[s]["verdict"]} ==
-                     {"won", "lost"}]
+            clash = disagreements(recs, theirs)
             theirs_bad = sorted(s for s, r in theirs.items() if r.get("replayed") is False)
             also = (f"; {peer_name}'s winning lines that fail to replay in our engine: "
                     f"{len(theirs_bad)} {theirs_bad if theirs_bad else ''}"
@@ -237,13 +245,10 @@ def main(argv=None) -> int:
                 single = peer(peer_name, key, options, seeds, args.peer_states, args.jobs,
                               moves=SINGLE_CARD_MOVES)
                 print(row(label1, single), flush=True)
-                capped = {s: r if r["seconds"] <= args.timeout else
-                          {"verdict": "unknown", "seconds": args.timeout}
-                          for s, r in single.items()}
+                capped = within(single, args.timeout)
                 print(row(f"{peer_name} 1-card, {args.timeout:g} s: {label}", capped),
                       flush=True)
-                clash1 = [s for s in seeds if {recs[s]["verdict"], single[s]["verdict"]} ==
-                          {"won", "lost"}]
+                clash1 = disagreements(recs, single)
                 print(f"  (1-card: its single-card moves only) proved verdicts that "
                       f"disagree: {len(clash1)} {clash1 if clash1 else ''}")
                 case[f"{peer_name} single-card"] = tally(single.values()).to_json()
