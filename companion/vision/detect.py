@@ -26,6 +26,8 @@ class Candidates:
     comp_boxes: object  # (m, 4) x, y, w, h of every component
     peeled: object = None  # (m,) whether each component came free of a larger blob
     #                        (peeled off a strip of table, or a part of a blob too big)
+    second: object = None  # (m,) whether each component is one side of a blob's waist
+    #                        (see _waist_splits): for a second look only
 
 
 def min_channel(rgb):
@@ -34,9 +36,11 @@ def min_channel(rgb):
     return np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])
 
 
-def ink_components(rgb, mn=None):
+def ink_components(rgb, mn=None, waists: bool = False):
     """Stats of ink blobs (darker than their local paper): (m, 5) x, y, w, h, area; centres;
-    and whether each was peeled off a strip of table (see below)."""
+    and whether each was peeled off a strip of table (see below). With ``waists``, the two
+    sides of each blob's waist too (:func:`_waist_splits`), and a fourth array saying which
+    blobs those are."""
     import cv2
     import numpy as np
     if mn is None:
@@ -131,13 +135,76 @@ def ink_components(rgb, mn=None):
             stats = np.vstack([stats, grown])
             cents = np.vstack([cents, pcents[1:][split]])
             peeled = np.concatenate([peeled, peeled[whole[split]] | huge[split]])
+    waist = _waist_splits(labels, stats[:n], side) if waists else None
     if opened is not None:
         stats = np.vstack([stats, opened[0].astype(stats.dtype)])
         cents = np.vstack([cents, opened[1]])
         peeled = np.concatenate([peeled, np.ones(len(opened[0]), bool)])
-    stats, cents, peeled = stats[1:], cents[1:], peeled[1:]
+    second = np.zeros(len(stats), bool)
+    if waist is not None:
+        stats = np.vstack([stats, waist[0].astype(stats.dtype)])
+        cents = np.vstack([cents, waist[1]])
+        peeled = np.concatenate([peeled, np.zeros(len(waist[0]), bool)])
+        second = np.concatenate([second, np.ones(len(waist[0]), bool)])
+    stats, cents, peeled, second = stats[1:], cents[1:], peeled[1:], second[1:]
     keep = _glyph_like(stats, side)
+    if waists:
+        return stats[keep], cents[keep], peeled[keep], second[keep]
     return stats[keep], cents[keep], peeled[keep]
+
+
+WAIST_LONG = 1.8   # a blob this many times as long as it is wide may be two glyphs joined
+WAIST_NARROW = 0.5  # ... where it narrows to this part of its two halves' widest
+
+
+def _waist_splits(labels, stats, side):
+    """A rank glyph and its pip blurred together (a small index) make one long blob, which the
+    erosion of a pixel does not part: where a glyph-like blob is WAIST_LONG times as long as it
+    is wide (by its moments) and narrows near its middle to WAIST_NARROW of the widest on
+    either side, the two sides of the waist are blobs too (beside the whole): (stats, centres)
+    of those parts, or None."""
+    import numpy as np
+    if len(stats) < 2:
+        return None
+    bw, bh = stats[1:, 2], stats[1:, 3]
+    big = np.maximum(bw, bh)
+    look = np.flatnonzero(_glyph_like(stats[1:], side) & (big >= 12)) + 1
+    out_s, out_c = [], []
+    for i in look.tolist():
+        x, y, w, h = stats[i, :4].tolist()
+        mask = labels[y:y + h, x:x + w] == i
+        ys, xs = np.nonzero(mask)
+        if len(xs) < 24:
+            continue
+        mx, my = xs.mean(), ys.mean()
+        dx, dy = xs - mx, ys - my
+        cxx, cyy, cxy = (dx * dx).mean(), (dy * dy).mean(), (dx * dy).mean()
+        tr, det = cxx + cyy, cxx * cyy - cxy * cxy
+        disc = max(tr * tr / 4 - det, 0.0) ** 0.5
+        l1, l2 = tr / 2 + disc, max(tr / 2 - disc, 1e-6)
+        if l1 < WAIST_LONG ** 2 * l2:
+            continue
+        ang = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+        t = dx * np.cos(ang) + dy * np.sin(ang)   # along the long axis
+        lo, hi = t.min(), t.max()
+        bins = max(8, int(hi - lo) + 1)
+        prof = np.bincount(np.minimum(((t - lo) / (hi - lo + 1e-6) * bins).astype(int),
+                                      bins - 1), minlength=bins)
+        a, b = bins // 4, bins - bins // 4
+        k = a + int(np.argmin(prof[a:b]))
+        if prof[k] > WAIST_NARROW * min(prof[:k].max(), prof[k + 1:].max()):
+            continue
+        cut = lo + (k + 0.5) * (hi - lo) / bins
+        for part in (t < cut, t >= cut):
+            px, py = xs[part], ys[part]
+            if len(px) < 12:
+                break
+            x0, y0 = px.min(), py.min()
+            out_s.append((x + x0, y + y0, px.max() - x0 + 1, py.max() - y0 + 1, len(px)))
+            out_c.append((x + px.mean(), y + py.mean()))
+    if not out_s:
+        return None
+    return np.array(out_s, np.int64), np.array(out_c, np.float64)
 
 
 def _glyph_like(stats, side):
@@ -280,10 +347,14 @@ def features(g, c):
     return np.concatenate([hog, thumb, col * 3], 1)
 
 
-def candidates(rgb) -> Candidates:
+def candidates(rgb, waists: bool = True) -> Candidates:
+    """The photo's candidate indices; with ``waists``, also those made of a blob's waist cut
+    (see :func:`_waist_splits`; the model was trained without them)."""
     import numpy as np
     mn = min_channel(rgb)
-    stats, cents, peeled = ink_components(rgb, mn)
+    got = ink_components(rgb, mn, waists=waists)
+    stats, cents, peeled = got[:3]
+    second = got[3] if waists else None
     pi, rj = _pairs(stats, cents, peeled)
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     if len(pi):
@@ -291,4 +362,4 @@ def candidates(rgb) -> Candidates:
         F = features(g, c)
     else:
         F = np.zeros((0, 1), np.float32)
-    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled)
+    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second)

@@ -211,6 +211,13 @@ GAP_SURE = 0.5
 that it is an index, the heads give it as one of the cards the build allows there at least
 this (:func:`fill_gaps`)."""
 
+ABOVE_STEPS = (1.0, 0.8, 1.2, 1.4)
+"""Where to look above a run's first card read sure, in steps (the median of the photo's, in
+card sizes) when the pile has no step of its own: the step the sizes give first; elsewhere
+only a candidate the recognizer takes for an index at least ABOVE_SURE."""
+ABOVE_SURE = 0.5
+
+
 def fill_gaps(out: PileReading, dets, v) -> list:
     """Cards the recognizer did not take for an index, read where a tableau pile's layout and
     the rules say a card lies:
@@ -240,7 +247,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     sure = _sure_counts(dets)
     done = []
 
-    def read_at(x, y, size, up, fits, where):
+    def read_at(x, y, size, up, fits, where, least=0.0):
         if not fits:
             return None
         found = latent.near(x, y, size, up)
@@ -248,7 +255,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             return None
         obj, reads, pip, rank = found[0]
         code, p = reads[0]
-        if code not in fits or p < GAP_SURE:
+        if code not in fits or p < GAP_SURE or obj < least:
             return None
         from .read import Detection
         d = Detection(code, p, (pip[0] + rank[0]) / 2, (pip[1] + rank[1]) / 2, up,
@@ -289,14 +296,21 @@ def fill_gaps(out: PileReading, dets, v) -> list:
         if ds and known(ds[0]):
             a = ds[0]
             vx, vy = a.up[0] * step * a.size, a.up[1] * step * a.size
+            # a step read from the sizes (where the pile gives none of its own) is off where
+            # the photo's perspective makes this pile's step another: a little nearer and
+            # further are looked at too
+            steps = ABOVE_STEPS
             if len(ds) > 1 and math.hypot(a.x - ds[1].x, a.y - ds[1].y) \
                     <= ADJACENT * step * max(a.size, ds[1].size):
                 vx, vy = a.x - ds[1].x, a.y - ds[1].y   # the pile's own step
-            d = read_at(a.x + vx, a.y + vy, a.size, a.up,
-                        [x for x in range(52) if free(x) and build.allows(x, a.code)],
-                        f"above the {word}'s run")
-            if d is not None:
-                ds.insert(0, d)
+                steps = (1.0,)
+            fits = [x for x in range(52) if free(x) and build.allows(x, a.code)]
+            for f in steps:
+                d = read_at(a.x + f * vx, a.y + f * vy, a.size, a.up, fits,
+                            f"above the {word}'s run", 0.0 if f == 1.0 else ABOVE_SURE)
+                if d is not None:
+                    ds.insert(0, d)
+                    break
     return done
 
 

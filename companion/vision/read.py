@@ -132,7 +132,8 @@ class Latent:
         """The candidates whose index lies within half an index size of (x, y) (working
         pixels), about ``size`` pixels from pip to rank glyph (0.6 to 1.6 times) and facing
         about ``up``: [(objectness, readings as [(code, p), ...] given that it is an index,
-        pip, rank glyph), ...], most likely to be an index first; places in working pixels."""
+        pip, rank glyph), ...], most likely to be an index first (those of a blob's waist
+        cut last); places in working pixels."""
         import numpy as np
         k, c = self.scale, self.c
         if not len(c.pip):
@@ -144,7 +145,11 @@ class Latent:
                               & (d > 0.6 * size) & (d < 1.6 * size)
                               & (vec @ np.asarray(up, float) > 0.8))
         out = []
-        for i in near[np.argsort(-self.obj[near])]:
+        # a waist cut's candidate (see :func:`~companion.vision.detect._waist_splits`) only
+        # where no other is there
+        second = c.second[c.pip_id[near]] | c.second[c.rank_id[near]] \
+            if c.second is not None else np.zeros(len(near), bool)
+        for i in near[np.lexsort((-self.obj[near], second))]:
             pr, ps = self.pr[i:i + 1].copy(), self.ps[i:i + 1].copy()
             if not self.sharp[i]:
                 pip, rank = c.pip[i:i + 1], c.rank[i:i + 1]
@@ -238,6 +243,11 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         # often a bit of a line than a glyph: an index using one is read only when sure
         freed = c.peeled[c.pip_id[keep]] | c.peeled[c.rank_id[keep]]
         score[freed & (score < FREED_SURE)] = -1.0
+    if c.second is not None:
+        # a blob's waist cut (a rank glyph and its pip blurred together, or often a bit of
+        # a back's pattern): such an index is looked at only where the layout says a card
+        # lies (the photo's ``latent`` candidates)
+        score[c.second[c.pip_id[keep]] | c.second[c.rank_id[keep]]] = -1.0
     if SIZE_RATIO:
         # one deck's indices are all of a size (up to the photo's perspective): a candidate
         # far larger than those read surely is ink of several cards taken for one index

@@ -46,7 +46,7 @@ def scene_samples(seed, neg_ratio=2.0, fonts=None, widen=False, extra=False):
     from .detect import candidates
     from .synth import make_scene
     sc = make_scene(seed, fonts=fonts, widen=widen, extra=extra)
-    c = candidates(sc.image)
+    c = candidates(sc.image, waists=False)  # (as the model files were trained)
     r, s = label_candidates(c, sc)
     pos = np.flatnonzero(r < 13)
     neg = np.flatnonzero(r == 13)

@@ -169,3 +169,28 @@ def test_a_held_out_photo_has_its_missed_card_found_between_two():
     seven = next(d for d in out.piles["t2"] if d.code == _c("7c"))
     assert seven.inferred is not None and "gap" in seven.inferred[2]
     assert [code_text(d.code, False) for d in out.piles["t2"]][-3:] == ["8h", "7c", "6d"]
+
+
+def test_a_held_out_photo_has_indices_blurred_into_one_blob_found_where_the_columns_say():
+    """Held-out Klondike scene 80: the 5♥ between 6♣ and 4♠ (t5) and the J♥ above the 10♣
+    (t7) are each one blob, rank glyph and pip blurred together; cut at their waists
+    (`detect._waist_splits`), they are read there on a second look (the J♥ a little nearer
+    than the photo's usual step, in this pile's perspective), and nowhere else."""
+    pytest.importorskip("cv2")
+    from companion.vision.model import load
+    from companion.vision.piles import map_piles
+    from companion.vision.read import read_photo
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    fonts = available_fonts(HELDOUT_FONTS)
+    if len(fonts) != len(HELDOUT_FONTS):
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "all installed: the scene is drawn in another font")
+    sc = make_scene(7_000_080, "klondike", fonts=fonts)
+    dets = read_photo(sc.image, load())
+    assert _c("5h") not in [d.code for d in dets] and _c("Jh") not in [d.code for d in dets]
+    out = map_piles(dets, "klondike", sc.image)
+    assert _texts(out.piles["t5"]) == ["6c", "5h", "4s"]
+    assert _texts(out.piles["t7"]) == ["Jh", "10c"]
+    for pile, card, where in (("t5", "5h", "gap"), ("t7", "Jh", "above")):
+        d = next(d for d in out.piles[pile] if d.code == _c(card))
+        assert d.inferred is not None and where in d.inferred[2]
