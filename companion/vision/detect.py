@@ -355,7 +355,14 @@ def candidates(rgb, waists: bool = True) -> Candidates:
     got = ink_components(rgb, mn, waists=waists)
     stats, cents, peeled = got[:3]
     second = got[3] if waists else None
-    pi, rj = _pairs(stats, cents, peeled)
+    # the blobs of waist cuts come last: the other pairs are made as without them (the same
+    # pairs in the same order), and those using one are added after
+    m0 = len(stats) - (int(second.sum()) if second is not None else 0)
+    pi, rj = _pairs(stats[:m0], cents[:m0], peeled[:m0])
+    if m0 < len(stats):
+        pi2, rj2 = _pairs(stats, cents, peeled)
+        cut = second[pi2] | second[rj2]
+        pi, rj = np.concatenate([pi, pi2[cut]]), np.concatenate([rj, rj2[cut]])
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     if len(pi):
         g, c = crops(rgb, mn, P, R)
