@@ -195,10 +195,11 @@ def _waist_splits(labels, stats, side):
         if prof[k] > WAIST_NARROW * min(prof[:k].max(), prof[k + 1:].max()):
             continue
         cut = lo + (k + 0.5) * (hi - lo) / bins
-        for part in (t < cut, t >= cut):
+        parts = (t < cut, t >= cut)
+        if min(int(part.sum()) for part in parts) < 12:
+            continue
+        for part in parts:
             px, py = xs[part], ys[part]
-            if len(px) < 12:
-                break
             x0, y0 = px.min(), py.min()
             out_s.append((x + x0, y + y0, px.max() - x0 + 1, py.max() - y0 + 1, len(px)))
             out_c.append((x + px.mean(), y + py.mean()))

@@ -226,7 +226,13 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         return Reading()
     pr, ps = clf.predict(c.features)
     obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
-    keep = np.flatnonzero(obj > OBJECTNESS)
+    taken = obj > OBJECTNESS
+    if c.second is not None:
+        # a blob's waist cut (a rank glyph and its pip blurred together, or often a bit of
+        # a back's pattern): such an index is looked at only where the layout says a card
+        # lies (the photo's ``latent`` candidates), neither read nor refined here
+        taken &= ~(c.second[c.pip_id] | c.second[c.rank_id])
+    keep = np.flatnonzero(taken)
     if not len(keep):
         return Reading()
     dist = np.hypot(*(c.rank[keep] - c.pip[keep]).T)  # each index's size, pip to rank glyph
@@ -243,11 +249,6 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         # often a bit of a line than a glyph: an index using one is read only when sure
         freed = c.peeled[c.pip_id[keep]] | c.peeled[c.rank_id[keep]]
         score[freed & (score < FREED_SURE)] = -1.0
-    if c.second is not None:
-        # a blob's waist cut (a rank glyph and its pip blurred together, or often a bit of
-        # a back's pattern): such an index is looked at only where the layout says a card
-        # lies (the photo's ``latent`` candidates)
-        score[c.second[c.pip_id[keep]] | c.second[c.rank_id[keep]]] = -1.0
     if SIZE_RATIO:
         # one deck's indices are all of a size (up to the photo's perspective): a candidate
         # far larger than those read surely is ink of several cards taken for one index
