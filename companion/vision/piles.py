@@ -216,6 +216,10 @@ ABOVE_STEPS = (1.0, 0.8, 1.2, 1.4)
 card sizes) when the pile has no step of its own: the step the sizes give first; elsewhere
 only a candidate the recognizer takes for an index at least ABOVE_SURE."""
 ABOVE_SURE = 0.5
+FAN_GAP = (1.8, 7.0)
+"""Two cards of the waste's fan read sure this far apart (in index sizes) may have one
+between them not read: it is looked for halfway (a neighbour's step is 0.9-3.1 index sizes
+in the benchmark's scenes; halfway between neighbours lies the upper card's margin)."""
 
 
 def fill_gaps(out: PileReading, dets, v) -> list:
@@ -224,7 +228,11 @@ def fill_gaps(out: PileReading, dets, v) -> list:
 
     - in a gap: two cards of a face-up run, read sure, about two steps apart (one card's step
       missing between them), that do not build on each other;
-    - at the head of a run: one step above its first card read sure.
+    - at the head of a run: one step above its first card read sure;
+    - in the waste's fan: halfway between two cards read sure :data:`FAN_GAP` apart, any
+      card not read elsewhere, but only a candidate the recognizer took for an index at
+      least :data:`ABOVE_SURE` (held-out Klondike 0-199: one scene more exact, 163's 7♥;
+      200-599: the same).
 
     The detector's candidate index there (:meth:`~companion.vision.read.Latent.near`), however
     unlikely the recognizer found it to be an index, is read by the heads (with the refiner,
@@ -248,25 +256,11 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     done = []
 
     def read_at(x, y, size, up, fits, where, least=0.0):
-        if not fits:
-            return None
-        found = latent.near(x, y, size, up)
-        if not found:
-            return None
-        obj, reads, pip, rank = found[0]
-        code, p = reads[0]
-        if code not in fits or p < GAP_SURE or obj < least:
-            return None
-        from .read import Detection
-        d = Detection(code, p, (pip[0] + rank[0]) / 2, (pip[1] + rank[1]) / 2, up,
-                      math.hypot(rank[0] - pip[0], rank[1] - pip[1]),
-                      alternatives=reads[1:4], pip_at=pip, rank_at=rank)
-        why = f"found on a second look {where}, a card its build allows there"
-        d.inferred = (code, p, why)
-        d.note = f"read {p:.0%} as {_text(code)}; {why} (first taken {obj:.0%} for an index)"
-        dets.append(d)
-        sure[code] = sure.get(code, 0) + 1
-        done.append(d)
+        d = _look_at(latent, x, y, size, up, fits, where, least)
+        if d is not None:
+            dets.append(d)
+            sure[d.code] = sure.get(d.code, 0) + 1
+            done.append(d)
         return d
 
     def free(x) -> bool:
@@ -290,7 +284,8 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             up = (a.up[0] + b.up[0], a.up[1] + b.up[1])
             n = math.hypot(*up) or 1.0
             d = read_at((a.x + b.x) / 2, (a.y + b.y) / 2, (a.size + b.size) / 2,
-                        (up[0] / n, up[1] / n), fits, f"where the {word}'s run leaves a gap")
+                        (up[0] / n, up[1] / n), fits,
+                        f"where the {word}'s run leaves a gap, a card its build allows there")
             if d is not None:
                 ds.insert(j, d)
         if ds and known(ds[0]):
@@ -307,11 +302,55 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             fits = [x for x in range(52) if free(x) and build.allows(x, a.code)]
             for f in steps:
                 d = read_at(a.x + f * vx, a.y + f * vy, a.size, a.up, fits,
-                            f"above the {word}'s run", 0.0 if f == 1.0 else ABOVE_SURE)
+                            f"above the {word}'s run, a card its build allows there",
+                            0.0 if f == 1.0 else ABOVE_SURE)
                 if d is not None:
                     ds.insert(0, d)
                     break
+    # the waste's fan: any card may lie there, so only a candidate taken for an index
+    fan = out.piles.get("w", [])
+    j = 0
+    while j + 1 < len(fan):
+        a, b = fan[j], fan[j + 1]
+        j += 1
+        if not (known(a) and known(b)) or a.up[0] * b.up[0] + a.up[1] * b.up[1] < 0.8:
+            continue   # (a card seen by its other corner lies elsewhere)
+        far = math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
+        if not FAN_GAP[0] <= far <= FAN_GAP[1]:
+            continue
+        up = (a.up[0] + b.up[0], a.up[1] + b.up[1])
+        n = math.hypot(*up) or 1.0
+        d = read_at((a.x + b.x) / 2, (a.y + b.y) / 2, (a.size + b.size) / 2,
+                    (up[0] / n, up[1] / n), [x for x in range(52) if free(x)],
+                    "where the waste's fan leaves a gap", ABOVE_SURE)
+        if d is not None:
+            fan.insert(j, d)
     return done
+
+
+def _look_at(latent, x, y, size, up, fits, where, least=0.0):
+    """The second look of :func:`fill_gaps`: the detector's likeliest candidate index about
+    (x, y), read by the heads, as a detection when its best reading is one of ``fits`` at
+    least :data:`GAP_SURE` probable and the recognizer took it for an index at least
+    ``least``; else None. ``where`` says where it was looked for (in its note)."""
+    import math
+    if not fits:
+        return None
+    found = latent.near(x, y, size, up)
+    if not found:
+        return None
+    obj, reads, pip, rank = found[0]
+    code, p = reads[0]
+    if code not in fits or p < GAP_SURE or obj < least:
+        return None
+    from .read import Detection
+    d = Detection(code, p, (pip[0] + rank[0]) / 2, (pip[1] + rank[1]) / 2, up,
+                  math.hypot(rank[0] - pip[0], rank[1] - pip[1]),
+                  alternatives=reads[1:4], pip_at=pip, rank_at=rank)
+    why = f"found on a second look {where}"
+    d.inferred = (code, p, why)
+    d.note = f"read {p:.0%} as {_text(code)}; {why} (first taken {obj:.0%} for an index)"
+    return d
 
 
 def _build_context(out: PileReading, v):

@@ -194,3 +194,26 @@ def test_a_held_out_photo_has_indices_blurred_into_one_blob_found_where_the_colu
     for pile, card, where in (("t5", "5h", "gap"), ("t7", "Jh", "above")):
         d = next(d for d in out.piles[pile] if d.code == _c(card))
         assert d.inferred is not None and where in d.inferred[2]
+
+
+def test_a_held_out_photo_has_a_waste_card_found_in_the_gap_of_its_fan():
+    """Held-out Klondike scene 163: the waste fans 6♥, 7♥, 9♠; the 7♥'s rank glyph and pip
+    are one blob, so only the 6♥ and the 9♠ are read, three index sizes apart each way of
+    it. Halfway between them, the 7♥'s waist cut is taken for an index (97 %) and read 7♥:
+    found on a second look there, in its place in the fan."""
+    pytest.importorskip("cv2")
+    from companion.vision.model import load
+    from companion.vision.piles import map_piles
+    from companion.vision.read import read_photo
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    fonts = available_fonts(HELDOUT_FONTS)
+    if len(fonts) != len(HELDOUT_FONTS):
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "all installed: the scene is drawn in another font")
+    sc = make_scene(7_000_163, "klondike", fonts=fonts)
+    dets = read_photo(sc.image, load())
+    assert _c("7h") not in [d.code for d in dets]
+    out = map_piles(dets, "klondike", sc.image)
+    assert _texts(out.piles["w"]) == ["6h", "7h", "9s"]
+    seven = out.piles["w"][1]
+    assert seven.inferred is not None and "waste's fan" in seven.inferred[2]
