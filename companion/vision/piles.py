@@ -219,7 +219,13 @@ ABOVE_SURE = 0.5
 FAN_GAP = (1.8, 7.0)
 """Two cards of the waste's fan read sure this far apart (in index sizes) may have one
 between them not read: it is looked for halfway (a neighbour's step is 0.9-3.1 index sizes
-in the benchmark's scenes; halfway between neighbours lies the upper card's margin)."""
+in the benchmark's scenes; halfway between neighbours lies the upper card's margin). Two
+nearer than that are neighbours: a third card may lie a step before the first."""
+FAN_SURE = 0.95
+"""In the waste's fan, where any card may lie, the second look takes a candidate the
+recognizer took for an index (:data:`ABOVE_SURE`), or one whose best reading is at least
+this probable (given that it is an index)."""
+FAN_BEYOND = True  # whether the look a step before the fan's first card is made
 
 
 def fill_gaps(out: PileReading, dets, v) -> list:
@@ -229,10 +235,11 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     - in a gap: two cards of a face-up run, read sure, about two steps apart (one card's step
       missing between them), that do not build on each other;
     - at the head of a run: one step above its first card read sure;
-    - in the waste's fan: halfway between two cards read sure :data:`FAN_GAP` apart, any
-      card not read elsewhere, but only a candidate the recognizer took for an index at
-      least :data:`ABOVE_SURE` (held-out Klondike 0-199: one scene more exact, 163's 7♥;
-      200-599: the same).
+    - in the waste's fan: halfway between two cards read sure :data:`FAN_GAP` apart, or a
+      step before the first of two neighbours (the fan's deepest card), any card not read
+      elsewhere, but only a candidate the recognizer took for an index at least
+      :data:`ABOVE_SURE` or read at least :data:`FAN_SURE` (held-out Klondike scenes exact:
+      0-199 182 -> 185, 200-399 168 -> 170, 400-599 176 -> 178; none lost).
 
     The detector's candidate index there (:meth:`~companion.vision.read.Latent.near`), however
     unlikely the recognizer found it to be an index, is read by the heads (with the refiner,
@@ -255,8 +262,8 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     sure = _sure_counts(dets)
     done = []
 
-    def read_at(x, y, size, up, fits, where, least=0.0):
-        d = _look_at(latent, x, y, size, up, fits, where, least)
+    def read_at(x, y, size, up, fits, where, least=0.0, or_read=None):
+        d = _look_at(latent, x, y, size, up, fits, where, least, or_read)
         if d is not None:
             dets.append(d)
             sure[d.code] = sure.get(d.code, 0) + 1
@@ -307,7 +314,8 @@ def fill_gaps(out: PileReading, dets, v) -> list:
                 if d is not None:
                     ds.insert(0, d)
                     break
-    # the waste's fan: any card may lie there, so only a candidate taken for an index
+    # the waste's fan: any card may lie there, so only a candidate taken for an index, or
+    # read surely
     fan = out.piles.get("w", [])
     j = 0
     while j + 1 < len(fan):
@@ -322,17 +330,27 @@ def fill_gaps(out: PileReading, dets, v) -> list:
         n = math.hypot(*up) or 1.0
         d = read_at((a.x + b.x) / 2, (a.y + b.y) / 2, (a.size + b.size) / 2,
                     (up[0] / n, up[1] / n), [x for x in range(52) if free(x)],
-                    "where the waste's fan leaves a gap", ABOVE_SURE)
+                    "where the waste's fan leaves a gap", ABOVE_SURE, FAN_SURE)
         if d is not None:
             fan.insert(j, d)
+    if FAN_BEYOND and len(fan) == 2 and all(map(known, fan)) \
+            and fan[0].up[0] * fan[1].up[0] + fan[0].up[1] * fan[1].up[1] >= 0.8:
+        a, b = fan
+        if math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6) <= FAN_GAP[0]:
+            d = read_at(2 * a.x - b.x, 2 * a.y - b.y, a.size, a.up,
+                        [x for x in range(52) if free(x)],
+                        "a step before the waste's fan", ABOVE_SURE, FAN_SURE)
+            if d is not None:
+                fan.insert(0, d)
     return done
 
 
-def _look_at(latent, x, y, size, up, fits, where, least=0.0):
+def _look_at(latent, x, y, size, up, fits, where, least=0.0, or_read=None):
     """The second look of :func:`fill_gaps`: the detector's likeliest candidate index about
     (x, y), read by the heads, as a detection when its best reading is one of ``fits`` at
     least :data:`GAP_SURE` probable and the recognizer took it for an index at least
-    ``least``; else None. ``where`` says where it was looked for (in its note)."""
+    ``least`` (or, with ``or_read``, its best reading is at least that probable); else None.
+    ``where`` says where it was looked for (in its note)."""
     import math
     if not fits:
         return None
@@ -341,7 +359,7 @@ def _look_at(latent, x, y, size, up, fits, where, least=0.0):
         return None
     obj, reads, pip, rank = found[0]
     code, p = reads[0]
-    if code not in fits or p < GAP_SURE or obj < least:
+    if code not in fits or p < GAP_SURE or (obj < least and (or_read is None or p < or_read)):
         return None
     from .read import Detection
     d = Detection(code, p, (pip[0] + rank[0]) / 2, (pip[1] + rank[1]) / 2, up,

@@ -217,3 +217,30 @@ def test_a_held_out_photo_has_a_waste_card_found_in_the_gap_of_its_fan():
     assert _texts(out.piles["w"]) == ["6h", "7h", "9s"]
     seven = out.piles["w"][1]
     assert seven.inferred is not None and "waste's fan" in seven.inferred[2]
+
+
+@pytest.mark.parametrize("scene, fan, card, where", [
+    # 9♣ between 2♠ and 6♣: the recognizer takes it for an index at 4 % only, but reads it
+    # 9♣ at 100 % given that it is one
+    (451, ["2s", "9c", "6c"], "9c", "waste's fan leaves a gap"),
+    # Q♦ the fan's deepest card, a step before 5♥ and 7♦ (an index at 15 %, Q♦ at 99 %)
+    (586, ["Qd", "5h", "7d"], "Qd", "a step before the waste's fan"),
+])
+def test_a_held_out_photo_has_a_waste_card_read_surely_found_in_its_fan(scene, fan, card,
+                                                                        where):
+    pytest.importorskip("cv2")
+    from companion.vision.model import load
+    from companion.vision.piles import map_piles
+    from companion.vision.read import read_photo
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    fonts = available_fonts(HELDOUT_FONTS)
+    if len(fonts) != len(HELDOUT_FONTS):
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "all installed: the scene is drawn in another font")
+    sc = make_scene(7_000_000 + scene, "klondike", fonts=fonts)
+    dets = read_photo(sc.image, load())
+    assert _c(card) not in [d.code for d in dets]
+    out = map_piles(dets, "klondike", sc.image)
+    assert _texts(out.piles["w"]) == fan
+    d = next(d for d in out.piles["w"] if d.code == _c(card))
+    assert d.inferred is not None and where in d.inferred[2]
