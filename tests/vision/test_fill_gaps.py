@@ -244,3 +244,25 @@ def test_a_held_out_photo_has_a_waste_card_read_surely_found_in_its_fan(scene, f
     assert _texts(out.piles["w"]) == fan
     d = next(d for d in out.piles["w"] if d.code == _c(card))
     assert d.inferred is not None and where in d.inferred[2]
+
+
+def test_a_held_out_photo_has_a_card_found_between_two_that_do_not_build_a_step_apart():
+    """Held-out Klondike scene 592: most columns hold a lone card, and the photo's median
+    step between a pile's cards comes out at 5.3 index sizes; K♦ and J♥ (t5) lie 5.3 apart,
+    as neighbours would, but do not build on each other: the Q♠ between them is read there
+    (taken 32 % for an index, read Q♠ 100 %)."""
+    pytest.importorskip("cv2")
+    from companion.vision.model import load
+    from companion.vision.piles import map_piles
+    from companion.vision.read import read_photo
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    fonts = available_fonts(HELDOUT_FONTS)
+    if len(fonts) != len(HELDOUT_FONTS):
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "all installed: the scene is drawn in another font")
+    sc = make_scene(7_000_592, "klondike", fonts=fonts)
+    dets = read_photo(sc.image, load())
+    assert _c("Qs") not in [d.code for d in dets]
+    out = map_piles(dets, "klondike", sc.image)
+    assert _texts(out.piles["t5"]) == ["Kd", "Qs", "Jh"]
+    assert "gap" in out.piles["t5"][1].inferred[2]
