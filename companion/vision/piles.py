@@ -871,8 +871,11 @@ def _foundation_seen_turned(u, offset, up, unit, grid, shift, names) -> bool:
 def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
-    other one in this deck and photo (``offset``, :func:`_corner_offset`); a lone upside-down index placed there that falls on a
-    column's top card or an empty foundation, where no card was read, is put in that pile."""
+    other one in this deck and photo (``offset``, :func:`_corner_offset`); a lone upside-down
+    index placed there that falls on a column's top card or an empty foundation, where no card
+    was read, is put in that pile; those that fall on the waste, where no card of the fan was
+    read upright, make its fan, in order (held-out Klondike scene 229: the 8♣ on top of the
+    waste, its upright index out of the photo's reach, read by its other corner alone)."""
     from dataclasses import replace
     rx, ry = -up[1], up[0]
     if offset is None or grid is None:
@@ -881,6 +884,7 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
     def frame(x, y):
         return (x * rx + y * ry) / unit, -(x * up[0] + y * up[1]) / unit
 
+    fan = []
     for u in [d for d in out.unplaced if d.other is None and not d.uncertain
               and d.up[0] * up[0] + d.up[1] * up[1] < -0.5]:
         ex, ey = _upright_index_at(u, offset, up)
@@ -888,6 +892,9 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
         if fy < _at(head_line, fx) - 3.0:   # the top row: an empty foundation
             target = _top_row_pile("klondike", math.floor(grid.column(fx) + 0.3) + shift,
                                    names)
+            if target == "w" and not out.piles.get("w"):
+                fan.append((fx, u, ex, ey))   # the waste's fan, seen only so
+                continue
             if not target or not target.startswith("f") or out.piles.get(target):
                 continue
         else:
@@ -905,6 +912,11 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
         t = replace(u, x=ex, y=ey, up=up)
         t._src = getattr(u, "_src", u)
         _put(out, target, t, names)
+    for _, u, ex, ey in sorted(fan, key=lambda t: t[0]):
+        out.unplaced.remove(u)
+        t = replace(u, x=ex, y=ey, up=up)
+        t._src = getattr(u, "_src", u)
+        _put(out, "w", t, names)
 
 
 def _lend_corners(dets) -> None:

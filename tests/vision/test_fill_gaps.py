@@ -266,3 +266,22 @@ def test_a_held_out_photo_has_a_card_found_between_two_that_do_not_build_a_step_
     out = map_piles(dets, "klondike", sc.image)
     assert _texts(out.piles["t5"]) == ["Kd", "Qs", "Jh"]
     assert "gap" in out.piles["t5"][1].inferred[2]
+
+
+def test_a_held_out_photo_has_its_waste_read_by_the_other_corners_alone():
+    """Held-out Klondike scene 229, photographed upside down: no card of the waste's fan
+    shows its upright index, and none is read in the top row; the 8♣ on top of the fan is
+    read by its other corner, and placed in the waste, not left over."""
+    pytest.importorskip("cv2")
+    from companion.vision.model import load
+    from companion.vision.piles import map_piles
+    from companion.vision.read import read_photo
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    fonts = available_fonts(HELDOUT_FONTS)
+    if len(fonts) != len(HELDOUT_FONTS):
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "all installed: the scene is drawn in another font")
+    sc = make_scene(7_000_229, "klondike", fonts=fonts)
+    out = map_piles(read_photo(sc.image, load()), "klondike", sc.image)
+    assert "8c" in _texts(out.piles.get("w", []))
+    assert _c("8c") not in [d.code for d in out.unplaced]
