@@ -868,6 +868,11 @@ def _foundation_seen_turned(u, offset, up, unit, grid, shift, names) -> bool:
     return bool(target) and target.startswith("f")
 
 
+FLIPPED_FAN = True
+"""Whether a waste whose fan shows no upright index is made of the cards read by their other
+corners that fall on it (:func:`_place_flipped`)."""
+
+
 def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
@@ -892,7 +897,7 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
         if fy < _at(head_line, fx) - 3.0:   # the top row: an empty foundation
             target = _top_row_pile("klondike", math.floor(grid.column(fx) + 0.3) + shift,
                                    names)
-            if target == "w" and not out.piles.get("w"):
+            if FLIPPED_FAN and target == "w" and not out.piles.get("w"):
                 fan.append((fx, u, ex, ey))   # the waste's fan, seen only so
                 continue
             if not target or not target.startswith("f") or out.piles.get(target):
