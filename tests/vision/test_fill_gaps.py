@@ -148,24 +148,29 @@ def test_the_kept_candidates_read_an_index_where_they_are_asked():
     assert dets.latent.near(-500.0, -500.0, 20.0, (0.0, -1.0)) == []
 
 
-def test_a_held_out_photo_has_its_missed_card_found_between_two():
-    """Held-out Klondike scene 144 (a font never trained on): the recognizer takes the 7♣
-    between 8♥ and 6♦ for no index at all (objectness 0.1 %); the column's gap finds it."""
+def _held_out(scene):
+    """Held-out Klondike scene ``scene`` of `bench/vision_failures.py` (fonts never trained
+    on): (the detections read, the piles they were mapped to)."""
     pytest.importorskip("cv2")
     from companion.vision.model import load
     from companion.vision.piles import map_piles
     from companion.vision.read import read_photo
     from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
     fonts = available_fonts(HELDOUT_FONTS)
-    if not fonts:
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "installed")
     if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("some held-out fonts are missing: the scene is drawn in another font")
-    sc = make_scene(7_000_144, "klondike", fonts=fonts)
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "all installed: the scene is drawn in another font")
+    sc = make_scene(7_000_000 + scene, "klondike", fonts=fonts)
     dets = read_photo(sc.image, load())
-    assert _c("7c") not in [d.code for d in dets]
-    out = map_piles(dets, "klondike", sc.image)
+    codes = [d.code for d in dets]
+    return codes, map_piles(dets, "klondike", sc.image)
+
+
+def test_a_held_out_photo_has_its_missed_card_found_between_two():
+    """Held-out Klondike scene 144 (a font never trained on): the recognizer takes the 7♣
+    between 8♥ and 6♦ for no index at all (objectness 0.1 %); the column's gap finds it."""
+    codes, out = _held_out(144)
+    assert _c("7c") not in codes
     seven = next(d for d in out.piles["t2"] if d.code == _c("7c"))
     assert seven.inferred is not None and "gap" in seven.inferred[2]
     assert [code_text(d.code, False) for d in out.piles["t2"]][-3:] == ["8h", "7c", "6d"]
@@ -176,19 +181,8 @@ def test_a_held_out_photo_has_indices_blurred_into_one_blob_found_where_the_colu
     (t7) are each one blob, rank glyph and pip blurred together; cut at their waists
     (`detect._waist_splits`), they are read there on a second look (the J♥ a little nearer
     than the photo's usual step, in this pile's perspective), and nowhere else."""
-    pytest.importorskip("cv2")
-    from companion.vision.model import load
-    from companion.vision.piles import map_piles
-    from companion.vision.read import read_photo
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    sc = make_scene(7_000_080, "klondike", fonts=fonts)
-    dets = read_photo(sc.image, load())
-    assert _c("5h") not in [d.code for d in dets] and _c("Jh") not in [d.code for d in dets]
-    out = map_piles(dets, "klondike", sc.image)
+    codes, out = _held_out(80)
+    assert _c("5h") not in codes and _c("Jh") not in codes
     assert _texts(out.piles["t5"]) == ["6c", "5h", "4s"]
     assert _texts(out.piles["t7"]) == ["Jh", "10c"]
     for pile, card, where in (("t5", "5h", "gap"), ("t7", "Jh", "above")):
@@ -201,19 +195,8 @@ def test_a_held_out_photo_has_a_waste_card_found_in_the_gap_of_its_fan():
     are one blob, so only the 6♥ and the 9♠ are read, three index sizes apart each way of
     it. Halfway between them, the 7♥'s waist cut is taken for an index (97 %) and read 7♥:
     found on a second look there, in its place in the fan."""
-    pytest.importorskip("cv2")
-    from companion.vision.model import load
-    from companion.vision.piles import map_piles
-    from companion.vision.read import read_photo
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    sc = make_scene(7_000_163, "klondike", fonts=fonts)
-    dets = read_photo(sc.image, load())
-    assert _c("7h") not in [d.code for d in dets]
-    out = map_piles(dets, "klondike", sc.image)
+    codes, out = _held_out(163)
+    assert _c("7h") not in codes
     assert _texts(out.piles["w"]) == ["6h", "7h", "9s"]
     seven = out.piles["w"][1]
     assert seven.inferred is not None and "waste's fan" in seven.inferred[2]
@@ -228,19 +211,8 @@ def test_a_held_out_photo_has_a_waste_card_found_in_the_gap_of_its_fan():
 ])
 def test_a_held_out_photo_has_a_waste_card_read_surely_found_in_its_fan(scene, fan, card,
                                                                         where):
-    pytest.importorskip("cv2")
-    from companion.vision.model import load
-    from companion.vision.piles import map_piles
-    from companion.vision.read import read_photo
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    sc = make_scene(7_000_000 + scene, "klondike", fonts=fonts)
-    dets = read_photo(sc.image, load())
-    assert _c(card) not in [d.code for d in dets]
-    out = map_piles(dets, "klondike", sc.image)
+    codes, out = _held_out(scene)
+    assert _c(card) not in codes
     assert _texts(out.piles["w"]) == fan
     d = next(d for d in out.piles["w"] if d.code == _c(card))
     assert d.inferred is not None and where in d.inferred[2]
@@ -251,19 +223,8 @@ def test_a_held_out_photo_has_a_card_found_between_two_that_do_not_build_a_step_
     step between a pile's cards comes out at 5.3 index sizes; K♦ and J♥ (t5) lie 5.3 apart,
     as neighbours would, but do not build on each other: the Q♠ between them is read there
     (taken 32 % for an index, read Q♠ 100 %)."""
-    pytest.importorskip("cv2")
-    from companion.vision.model import load
-    from companion.vision.piles import map_piles
-    from companion.vision.read import read_photo
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    sc = make_scene(7_000_592, "klondike", fonts=fonts)
-    dets = read_photo(sc.image, load())
-    assert _c("Qs") not in [d.code for d in dets]
-    out = map_piles(dets, "klondike", sc.image)
+    codes, out = _held_out(592)
+    assert _c("Qs") not in codes
     assert _texts(out.piles["t5"]) == ["Kd", "Qs", "Jh"]
     assert "gap" in out.piles["t5"][1].inferred[2]
 
@@ -272,16 +233,6 @@ def test_a_held_out_photo_has_its_waste_read_by_the_other_corners_alone():
     """Held-out Klondike scene 229, photographed upside down: no card of the waste's fan
     shows its upright index, and none is read in the top row; the 8♣ on top of the fan is
     read by its other corner, and placed in the waste, not left over."""
-    pytest.importorskip("cv2")
-    from companion.vision.model import load
-    from companion.vision.piles import map_piles
-    from companion.vision.read import read_photo
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    sc = make_scene(7_000_229, "klondike", fonts=fonts)
-    out = map_piles(read_photo(sc.image, load()), "klondike", sc.image)
+    codes, out = _held_out(229)
     assert "8c" in _texts(out.piles.get("w", []))
     assert _c("8c") not in [d.code for d in out.unplaced]
