@@ -227,7 +227,6 @@ best reading is at least this probable (given that it is an index), however unli
 index the recognizer first found it: on 600 held-out Klondike scenes, the 9 cards found so
 were read 99-100 %, all right; taking those the recognizer found an index (50 %) as well
 added one, wrong (scene 227: a Q♥ read 10♥ at 66 %)."""
-FAN_BEYOND = True  # whether the look a step before the fan's first card is made
 GAP_APART = 1.8
 """Two cards of a face-up run read sure that do not build on each other, at least this many
 index sizes apart, are looked between even where the photo's usual step makes them
@@ -278,6 +277,13 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             done.append(d)
         return d
 
+    def between(a, b, fits, where, p_min=GAP_SURE):
+        """The second look halfway between two cards of a pile, facing as they do."""
+        up = (a.up[0] + b.up[0], a.up[1] + b.up[1])
+        n = math.hypot(*up) or 1.0
+        return read_at((a.x + b.x) / 2, (a.y + b.y) / 2, (a.size + b.size) / 2,
+                       (up[0] / n, up[1] / n), fits, where, p_min=p_min)
+
     def free(x) -> bool:
         return sure.get(x, 0) < v.decks
 
@@ -296,10 +302,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
                 continue
             fits = [x for x in range(52) if free(x)
                     and build.allows(a.code, x) and build.allows(x, b.code)]
-            up = (a.up[0] + b.up[0], a.up[1] + b.up[1])
-            n = math.hypot(*up) or 1.0
-            d = read_at((a.x + b.x) / 2, (a.y + b.y) / 2, (a.size + b.size) / 2,
-                        (up[0] / n, up[1] / n), fits,
+            d = between(a, b, fits,
                         f"where the {word}'s run leaves a gap, a card its build allows there")
             if d is not None:
                 ds.insert(j, d)
@@ -333,14 +336,11 @@ def fill_gaps(out: PileReading, dets, v) -> list:
         far = math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
         if not FAN_GAP[0] <= far <= FAN_GAP[1]:
             continue
-        up = (a.up[0] + b.up[0], a.up[1] + b.up[1])
-        n = math.hypot(*up) or 1.0
-        d = read_at((a.x + b.x) / 2, (a.y + b.y) / 2, (a.size + b.size) / 2,
-                    (up[0] / n, up[1] / n), [x for x in range(52) if free(x)],
+        d = between(a, b, [x for x in range(52) if free(x)],
                     "where the waste's fan leaves a gap", p_min=FAN_SURE)
         if d is not None:
             fan.insert(j, d)
-    if FAN_BEYOND and len(fan) == 2 and all(map(known, fan)) \
+    if len(fan) == 2 and all(map(known, fan)) \
             and fan[0].up[0] * fan[1].up[0] + fan[0].up[1] * fan[1].up[1] >= 0.8:
         a, b = fan
         if math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6) <= FAN_GAP[0]:
@@ -890,6 +890,12 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
     def frame(x, y):
         return (x * rx + y * ry) / unit, -(x * up[0] + y * up[1]) / unit
 
+    def place(u, ex, ey, target):
+        out.unplaced.remove(u)
+        t = replace(u, x=ex, y=ey, up=up)
+        t._src = getattr(u, "_src", u)
+        _put(out, target, t, names)
+
     fan = []
     for u in [d for d in out.unplaced if d.other is None and not d.uncertain
               and d.up[0] * up[0] + d.up[1] * up[1] < -0.5]:
@@ -914,15 +920,9 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
                 continue   # a card read there, or below: not the column's top card
             if pile and fy - max(py for _, py in pile) > CASCADE_GAP:
                 continue   # too far below the column's last card to lie on it
-        out.unplaced.remove(u)
-        t = replace(u, x=ex, y=ey, up=up)
-        t._src = getattr(u, "_src", u)
-        _put(out, target, t, names)
+        place(u, ex, ey, target)
     for _, u, ex, ey in sorted(fan, key=lambda t: t[0]):
-        out.unplaced.remove(u)
-        t = replace(u, x=ex, y=ey, up=up)
-        t._src = getattr(u, "_src", u)
-        _put(out, "w", t, names)
+        place(u, ex, ey, "w")
 
 
 def _lend_corners(dets) -> None:
