@@ -36,7 +36,7 @@ def agree_with_naive(positions, cap: int, strategy: str = "depth") -> list[str]:
     return truths
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "dive", "order"])
 @pytest.mark.parametrize("options", [{}, {"draw": 1}])
 def test_klondike_verdicts_match_exhaustive_search(options, strategy):
     rng = random.Random(7)
@@ -59,7 +59,7 @@ def test_klondike_with_foundation_return_safe_moves_never_change_a_verdict(monke
     assert {a for a, _ in both} == {"won", "lost"} and len(both) >= 30
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "dive", "order"])
 def test_golf_verdicts_match_exhaustive_search(strategy):
     rng = random.Random(11)
     positions = [small_golf(rng) for _ in range(40)]
@@ -80,7 +80,7 @@ def test_streets_and_alleys_small_deals_match_exhaustive_search():
     assert verdicts.count("lost") >= 10
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "dive", "order"])
 def test_streets_and_alleys_with_spaces_match_exhaustive_search(strategy):
     # Spaces and single cards moved back and forth: the moves the search leaves out (a
     # second space, the reverse of the last move) must never hide a win. (Such small
@@ -345,7 +345,7 @@ def test_pyramid_turned_stock_card_is_not_mistaken_for_a_full_cycle():
         assert pos.is_won()
 
 
-@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "order"])
+@pytest.mark.parametrize("strategy", ["depth", "best", "beam", "dive", "order"])
 def test_golf_stranded_cards_prove_losses_only_when_the_exhaustive_search_agrees(strategy):
     rng = random.Random(5)
     positions = [small_golf(rng, most=3, stock=(1, 6), buried=True) for _ in range(60)]
@@ -561,6 +561,22 @@ def test_supermoves_win_deals_single_moves_do_not_reach(monkeypatch):
     for seed in (18, 151):
         r = search._search(deal("streets-and-alleys", seed), Limits(seconds=None, nodes=10_000),
                            None, None, False, "depth", False)
+        assert r.verdict == "unknown", seed
+
+
+def test_the_dive_weighs_every_move_from_the_start_and_wins_what_the_beam_does_not():
+    # Klondike draw 1, seeds 50 and 108 (Klondike-Solver wins them within a second): the
+    # narrow dive, a beam weighing a position's whole depth beside its progress, wins each
+    # within 10,000 positions, its line replayed move by move; the narrow beam, weighing
+    # only the moves of the last step, does not.
+    from companion.solver import search
+    for seed in (50, 108):
+        pos = deal("klondike", seed, {"draw": 1})
+        r = search._search(pos, Limits(seconds=None, nodes=10_000), None, None, False, "dive",
+                           True)
+        assert r.verdict == "won" and replays_to_a_win(pos, r.moves), seed
+        r = search._search(deal("klondike", seed, {"draw": 1}),
+                           Limits(seconds=None, nodes=10_000), None, None, False, "beam", True)
         assert r.verdict == "unknown", seed
 
 
