@@ -263,7 +263,6 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     ctx = _build_context(out, v)
     if latent is None or ctx is None:
         return []
-    import math
     build, piles, step = ctx
     word = "column" if v.tableau.layout == "columns" else "pile"
     sure = _sure_counts(dets)
@@ -358,7 +357,6 @@ def _look_at(latent, x, y, size, up, fits, where, least=0.0, p_min=GAP_SURE):
     least ``p_min`` probable (given that it is an index) and the recognizer took it for an
     index at least ``least``; else None. ``where`` says where it was looked for (in its
     note)."""
-    import math
     if not fits:
         return None
     found = latent.near(x, y, size, up)
@@ -384,7 +382,6 @@ def _build_context(out: PileReading, v):
     the variant's face-up runs need not be builds or no pile has two cards."""
     if not runs_are_builds(v):
         return None
-    import math
     import statistics
     piles = {n: ds for n, ds in out.piles.items() if _is_tab(n)}
     steps = [math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
@@ -531,7 +528,6 @@ def infer_from_foundations(out: PileReading, dets, v) -> list:
 def _neighbour(ds, j, k, step):
     """The code of card ``k`` of a pile as a constraint on card ``j``: None where there is no
     such card, it is not read sure, or it lies too far for nothing to be missed between."""
-    import math
     if not 0 <= k < len(ds) or ds[k].uncertain or ds[k].inferred is not None:
         return None
     d, o = ds[j], ds[k]
