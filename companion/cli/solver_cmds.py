@@ -44,8 +44,9 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
 
     The solver knows every card (thoughtful play, as in the published win
     rates). A won deal prints the winning line, which `companion check`
-    replays move by move; a lost verdict is printed only when every
-    reachable position was searched; unknown means the budget ran out.
+    replays move by move; a lost verdict is printed only with a proof
+    (every reachable position searched, or a card that can never move);
+    unknown means the budget ran out.
 
     \b
     Exit status: 0 won, 1 lost or unknown, 2 usage error.
@@ -73,8 +74,8 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
         click.echo(f"# won in {len(r.moves)} moves ({r.nodes} positions, {r.seconds:.1f} s)",
                    err=True)
     else:  # a comment line, so that a moves file made from the output stays readable
-        click.echo(f"# {r.verdict.capitalize()}: {r.reason} ({r.nodes} positions, "
-                   f"{r.seconds:.1f} s).")
+        click.echo(display().text(f"# {r.verdict.capitalize()}: {r.reason} ({r.nodes} "
+                                  f"positions, {r.seconds:.1f} s)."))
     if r.verdict != "won":
         click.get_current_context().exit(1)
 

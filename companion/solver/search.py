@@ -75,7 +75,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from functools import cache, lru_cache
 from operator import itemgetter
 
-from ..cards import RANK_TEXT, UNKNOWN
+from ..cards import RANK_TEXT, UNKNOWN, code_text
 from ..errors import CompanionError
 from ..rules.engine import FOLD, MOVE, PAIR, STOCK
 from ..rules.explain import win_test
@@ -344,6 +344,17 @@ class Knowledge:
         if self.sink >= 0 and self.clear_tableau and v.waste is not None:
             wb = v.waste.build
             self.before = {c: tuple(d for d in codes if wb.allows(d, c)) for c in codes}
+        # Where a tableau card leaves only onto a card its build rule accepts, or to its
+        # foundation after the card below it there (one deck, no cells, a space only for a
+        # king or for nothing): ``exits[c]``, the cards ``c`` waits for (see :meth:`stuck`).
+        self.exits: dict[int, tuple[int, ...]] | None = None
+        if self.dig and tab.space in ("kings", "none") and not v.reserve and not v.aside:
+            bases = {g.base_rank for g in v.foundations}
+            self.exits = {
+                c: tuple(d for d in codes if tab.build.allows(d, c)
+                         or any(g.build.allows(d, c) for g in v.foundations))
+                for c in codes
+                if _rank(c) not in bases and not (tab.space == "kings" and _rank(c) == 13)}
 
     def _partnerless_test(self, v, codes):
         from ..rules.engine import engine_for
@@ -392,6 +403,39 @@ class Knowledge:
         return partnerless
 
     # -- provable losses --------------------------------------------------------------------------
+    def stuck(self, pos) -> list[int]:
+        """Tableau cards that can never move (the game is lost while one is left), as
+        (pile, height) places; [] where none is found or the test does not apply.
+
+        A card leaves the tableau onto a card that takes it (a parent), or to its foundation
+        once the card before it is there: each waits for one of its ``exits`` to be free. An
+        exit lying beneath a card that can never move is never free; so the cards that can
+        never move are the largest set where every exit of each lies beneath one of them (a
+        card whose exit is off the tableau, in the stock or the waste or up, may move). The
+        simplest: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Such a set is
+        found by dropping, from all the cards that wait, those with an exit clear of it
+        until none is left to drop."""
+        exits = self.exits
+        if exits is None:
+            return []
+        piles = pos.piles
+        where = {}
+        for i in self.T:
+            for h, c in enumerate(piles[i]):
+                where[c] = (i, h)
+        held = {c for c in where if c in exits}
+        changed = True
+        while changed and held:
+            changed = False
+            for c in list(held):
+                for e in exits[c]:
+                    w = where.get(e)
+                    if w is None or held.isdisjoint(piles[w[0]][w[1] + 1:]):
+                        held.discard(c)
+                        changed = True
+                        break
+        return sorted(where[c] for c in held)
+
     def strander(self, root):
         """For a search from ``root``: a test of whether the position it is given (reached
         from an earlier one that passed it, by one move) has a tableau card that can never
@@ -921,6 +965,17 @@ def shorten(pos, line: list) -> list:
     return out
 
 
+def _stuck_reason(pos, held) -> str:
+    """Why the cards at ``held`` (places, see :meth:`Knowledge.stuck`) can never move."""
+    names = pos.variant.pile_names
+    cards = [f"{code_text(pos.piles[i][h])} in {names[i]}" for i, h in held]
+    if len(cards) == 1:
+        return (f"{cards[0]} can never move (every card it could go on, and the card "
+                "before it on its foundation, lies beneath it)")
+    return (f"{', '.join(cards[:-1])} and {cards[-1]} can never move (every card each "
+            "could go on, and the card before it on its foundation, lies beneath one of them)")
+
+
 def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
           short: bool = True, strategy: str = "depth") -> SolveResult:
     """Search ``pos`` (left unchanged) for a win within ``limits``.
@@ -938,6 +993,9 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
         raise SolverError("the position has cards not seen yet (??): the solver needs every "
                           "card; use `companion hint`, which samples the unseen cards")
     kn = knowledge(pos.variant)
+    held = kn.stuck(pos)
+    if held:
+        return SolveResult(LOST, reason=_stuck_reason(pos, held))
     # Where moves can be narrowed, a portfolio of searches runs interleaved, a slice each in
     # turn: depth-first, best-first, beam and dive looks among the likelier moves (no run is
     # split unless that frees a card for the foundations, no card comes back from them), and the

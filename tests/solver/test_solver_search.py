@@ -7,10 +7,11 @@ import random
 import pytest
 from solverhelp import made, naive, small_golf, small_klondike, small_streets
 
+from companion.cards import code_text
 from companion.rules import Position, deal
 from companion.rules.engine import MOVE
 from companion.solver import Limits, SolverError, solve
-from companion.solver.search import knowledge
+from companion.solver.search import _search, knowledge
 
 
 def replays_to_a_win(pos, moves) -> bool:
@@ -122,6 +123,45 @@ def test_unlimited_passes_do_not_loop_and_a_stuck_game_is_proved_lost():
         r = solve(pos, Limits(seconds=5))
         assert r.verdict == "lost"
         assert naive(pos) == "lost"
+
+
+def _ranks(suit: str, top: str) -> str:
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    return " ".join(f"{r}{suit}" for r in ranks[:ranks.index(top) + 1])
+
+
+def test_klondike_deal_with_a_card_that_can_never_move_is_lost_at_once():
+    # Deal 110: 10♥ is dealt into t7 above 9♥ (which its foundation needs first) and above
+    # J♠ and J♣ (the only cards it could go on): it can never move, whatever the draw.
+    for draw in (1, 3):
+        r = solve(deal("klondike", 110, {"draw": draw}), Limits(seconds=5))
+        assert r.verdict == "lost" and r.nodes == 0
+        assert r.reason.startswith("10♥ in t7 can never move")
+
+
+def test_two_cards_each_waiting_for_the_other_are_lost_and_the_search_agrees():
+    # 10♥ waits for 9♥ or J♠ (beneath it) or J♣ (beneath 8♣ in t2); 8♣ waits for 7♣ or
+    # 9♦ (beneath it) or 9♥ (beneath 10♥): neither can ever move first.
+    stock = "Qs Ks Jh Qh Kh 9c 10c Qc Kc 10d Jd Qd Kd"
+    piles = {"f1": _ranks("s", "10"), "f2": _ranks("h", "8"), "f3": _ranks("d", "8"),
+             "f4": _ranks("c", "6"), "t1": ("9h Js 10h", 2), "t2": ("Jc 7c 9d 8c", 3),
+             "s": (stock, 13)}
+    pos = made("klondike", piles, options={"draw": 1})
+    assert sorted(code_text(pos.piles[i][h]) for i, h in knowledge(pos.variant).stuck(pos)) \
+        == ["10♥", "8♣"]
+    r = solve(pos, Limits(seconds=5))
+    assert r.verdict == "lost" and r.nodes == 0
+    assert "10♥ in t1 and 8♣ in t2 can never move" in r.reason
+    # the whole search, which does not look for stuck cards, proves it too
+    whole = _search(pos, Limits(seconds=60), None, None, False, "depth", False)
+    assert whole.verdict == "lost" and whole.nodes > 0
+    # With J♣ in the stock instead (swapped with Q♣), 10♥ can go on it, then 8♣ moves:
+    # nothing is stuck, and the deal is won.
+    piles.update({"t2": ("Qc 7c 9d 8c", 3), "s": (stock.replace("Qc", "Jc"), 13)})
+    pos = made("klondike", piles, options={"draw": 1})
+    assert knowledge(pos.variant).stuck(pos) == []
+    r = solve(pos, Limits(seconds=5))
+    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
 
 
 def test_pyramid_cleared_is_won_even_with_moves_left():
