@@ -344,17 +344,46 @@ class Knowledge:
         if self.sink >= 0 and self.clear_tableau and v.waste is not None:
             wb = v.waste.build
             self.before = {c: tuple(d for d in codes if wb.allows(d, c)) for c in codes}
-        # Where a tableau card leaves only onto a card its build rule accepts, or to its
-        # foundation after the card below it there (one deck, no cells, a space only for a
-        # king or for nothing): ``exits[c]``, the cards ``c`` waits for (see :meth:`stuck`).
-        self.exits: dict[int, tuple[int, ...]] | None = None
-        if self.dig and tab.space in ("kings", "none") and not v.reserve and not v.aside:
+        # Where a tableau card leaves only onto a card its build rule accepts (a parent), or
+        # to its foundation once every card below it there has gone up (one deck, no cells,
+        # a space only for a king or for nothing): ``parents[c]`` and ``below[c]`` for each
+        # card that waits so (the foundation's base cards, and kings where a king may take a
+        # space, do not), for :meth:`stuck`.
+        self.parents: dict[int, tuple[int, ...]] | None = None
+        self.below: dict[int, tuple[int, ...]] = {}
+        self.carried, self.face_up_units = None, False
+        if self.dig and tab.space in ("kings", "none") and not v.reserve and not v.aside \
+                and (not v.stock or v.stock.redeal == "waste"):
             bases = {g.base_rank for g in v.foundations}
-            self.exits = {
-                c: tuple(d for d in codes if tab.build.allows(d, c)
-                         or any(g.build.allows(d, c) for g in v.foundations))
-                for c in codes
-                if _rank(c) not in bases and not (tab.space == "kings" and _rank(c) == 13)}
+            waits = [c for c in codes if _rank(c) not in bases
+                     and not (tab.space == "kings" and _rank(c) == 13)]
+            self.parents = {c: tuple(d for d in codes if tab.build.allows(d, c)) for c in waits}
+            # ``carried(z, c)``: whether c, lying on z, may move along when z moves (a unit
+            # of the move rule). A face-down card stays so while a card lies on it (only a
+            # pile's top card is turned up), and units of these rules hold none:
+            # ``face_up_units``.
+            move, allows = tab.move, tab.build.allows
+            self.face_up_units = move in ("run", "same-suit-run", "face-up-block",
+                                          "face-up-block-only")
+            if move == "single":
+                self.carried = lambda z, c: False
+            elif move == "run":
+                self.carried = allows
+            elif move == "same-suit-run":
+                self.carried = lambda z, c: allows(z, c) and z // 13 == c // 13
+            else:
+                self.carried = lambda z, c: True
+            for c in waits:
+                chain, todo = set(), [c]
+                while todo:
+                    u = todo.pop()
+                    if u != c and _rank(u) in bases:
+                        continue
+                    for d in codes:
+                        if d not in chain and any(g.build.allows(d, u) for g in v.foundations):
+                            chain.add(d)
+                            todo.append(d)
+                self.below[c] = tuple(sorted(chain))
 
     def _partnerless_test(self, v, codes):
         from ..rules.engine import engine_for
@@ -403,37 +432,48 @@ class Knowledge:
         return partnerless
 
     # -- provable losses --------------------------------------------------------------------------
-    def stuck(self, pos) -> list[int]:
+    def stuck(self, pos) -> list[tuple[int, int]]:
         """Tableau cards that can never move (the game is lost while one is left), as
         (pile, height) places; [] where none is found or the test does not apply.
 
-        A card leaves the tableau onto a card that takes it (a parent), or to its foundation
-        once the card before it is there: each waits for one of its ``exits`` to be free. An
-        exit lying beneath a card that can never move is never free; so the cards that can
-        never move are the largest set where every exit of each lies beneath one of them (a
-        card whose exit is off the tableau, in the stock or the waste or up, may move). The
-        simplest: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Such a set is
-        found by dropping, from all the cards that wait, those with an exit clear of it
-        until none is left to drop."""
-        exits = self.exits
-        if exits is None:
+        A card moves onto a parent (a card that takes it) lying uncovered, or to its
+        foundation once every card below it there has gone up, or along with the card it
+        lies on, when the move rule carries it (a run moved from beneath it). Take a set of
+        cards that never move: a card beneath one of them is never uncovered (it could move
+        only with the cards on it), and never goes up. So a card of the set can never move
+        when each of its parents lies beneath one of the set, some card below it on its
+        foundation is of the set or lies beneath one of it, and the card it lies on is of
+        the set or would not carry it. The largest such set is found by dropping, from all
+        the tableau cards that wait (see ``parents``), each one with a way out, until none
+        is left to drop; if any card is left, none of them ever moves (the lowest of them
+        to move first would have had a way out), and the game is lost. The simplest case:
+        Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile."""
+        parents = self.parents
+        if parents is None:
             return []
         piles = pos.piles
         where = {}
         for i in self.T:
             for h, c in enumerate(piles[i]):
                 where[c] = (i, h)
-        held = {c for c in where if c in exits}
+        held = {c for c in where if c in parents}
+
+        def buried(e) -> bool:  # on the tableau, beneath a card of ``held``
+            w = where.get(e)
+            return w is not None and not held.isdisjoint(piles[w[0]][w[1] + 1:])
+
+        below, carried, face_up, down = self.below, self.carried, self.face_up_units, pos.down
         changed = True
         while changed and held:
             changed = False
             for c in list(held):
-                for e in exits[c]:
-                    w = where.get(e)
-                    if w is None or held.isdisjoint(piles[w[0]][w[1] + 1:]):
-                        held.discard(c)
-                        changed = True
-                        break
+                i, h = where[c]
+                z = piles[i][h - 1] if h and (h > down[i] or not face_up) else None
+                if not all(map(buried, parents[c])) or not any(
+                        d in held or buried(d) for d in below[c] if d in where) or (
+                        z is not None and z not in held and carried(z, c)):
+                    held.discard(c)
+                    changed = True
         return sorted(where[c] for c in held)
 
     def strander(self, root):
@@ -970,10 +1010,11 @@ def _stuck_reason(pos, held) -> str:
     names = pos.variant.pile_names
     cards = [f"{code_text(pos.piles[i][h])} in {names[i]}" for i, h in held]
     if len(cards) == 1:
-        return (f"{cards[0]} can never move (every card it could go on, and the card "
-                "before it on its foundation, lies beneath it)")
-    return (f"{', '.join(cards[:-1])} and {cards[-1]} can never move (every card each "
-            "could go on, and the card before it on its foundation, lies beneath one of them)")
+        return (f"{cards[0]} can never move: every card it could go on lies beneath it, and "
+                "so does a card its foundation needs first")
+    return (f"{', '.join(cards[:-1])} and {cards[-1]} can never move: every card each could "
+            "go on lies beneath one of them, and so does a card its foundation needs first, "
+            "or that card is one of them")
 
 
 def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,

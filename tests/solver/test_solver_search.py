@@ -132,11 +132,32 @@ def _ranks(suit: str, top: str) -> str:
 
 def test_klondike_deal_with_a_card_that_can_never_move_is_lost_at_once():
     # Deal 110: 10♥ is dealt into t7 above 9♥ (which its foundation needs first) and above
-    # J♠ and J♣ (the only cards it could go on): it can never move, whatever the draw.
+    # J♠ and J♣ (the only cards it could go on): it can never move, whatever the draw; nor
+    # can 8♣ in t4, above 3♣, whose parents 9♥ and 9♦ both lie beneath 10♥.
     for draw in (1, 3):
         r = solve(deal("klondike", 110, {"draw": draw}), Limits(seconds=5))
         assert r.verdict == "lost" and r.nodes == 0
-        assert r.reason.startswith("10♥ in t7 can never move")
+        assert r.reason.startswith("8♣ in t4 and 10♥ in t7 can never move")
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_no_position_on_a_winning_line_has_a_card_said_to_be_stuck(draw):
+    # The stuck test must never call a winnable position lost. Draw 3 seed 85's line moves
+    # 9♠ 8♥ as a unit from above 8♥'s other parent and a heart below it: 8♥ moves along
+    # with the card it lies on, which a test of its parents and foundation alone misses.
+    kn = knowledge(deal("klondike", 1, {"draw": draw}).variant)
+    lines = 0
+    for seed in [85, *range(1, 41)]:
+        pos = deal("klondike", seed, {"draw": draw})
+        r = solve(pos, Limits(seconds=2))
+        if r.verdict != "won":
+            continue
+        lines += 1
+        q = pos.copy()
+        for m in r.moves:
+            assert kn.stuck(q) == [], (seed, q.text(False))
+            q.play(m)
+    assert lines >= 30
 
 
 def test_two_cards_each_waiting_for_the_other_are_lost_and_the_search_agrees():
