@@ -352,12 +352,22 @@ class Knowledge:
         self.parents: dict[int, tuple[int, ...]] | None = None
         self.below: dict[int, tuple[int, ...]] = {}
         self.carried, self.face_up_units = None, False
+        self.off_parents, self.space_king = None, False
         if self.dig and tab.space in ("kings", "none") and not v.reserve and not v.aside \
                 and (not v.stock or v.stock.redeal == "waste"):
             bases = {g.base_rank for g in v.foundations}
             waits = [c for c in codes if _rank(c) not in bases
                      and not (tab.space == "kings" and _rank(c) == 13)]
             self.parents = {c: tuple(d for d in codes if tab.build.allows(d, c)) for c in waits}
+            # A card off the tableau that is one's parent is one only if it can come to lie
+            # on the tableau: onto a parent of its own, or a king into a space. Up on a
+            # foundation it never comes back where none returns (``off_parents``, else None:
+            # such a parent is taken as one).
+            self.off_parents = None
+            if not any(f.returns for f in v.foundations):
+                self.off_parents = {c: tuple(d for d in codes if tab.build.allows(d, c))
+                                    for c in codes}
+            self.space_king = tab.space == "kings"
             # ``carried(z, c)``: whether c, lying on z, may move along when z moves (a unit
             # of the move rule). A face-down card stays so while a card lies on it (only a
             # pile's top card is turned up), and units of these rules hold none:
@@ -440,14 +450,19 @@ class Knowledge:
         foundation once every card below it there has gone up, or along with the card it
         lies on, when the move rule carries it (a run moved from beneath it). Take a set of
         cards that never move: a card beneath one of them is never uncovered (it could move
-        only with the cards on it), and never goes up. So a card of the set can never move
-        when each of its parents lies beneath one of the set, some card below it on its
-        foundation is of the set or lies beneath one of it, and the card it lies on is of
-        the set or would not carry it. The largest such set is found by dropping, from all
-        the tableau cards that wait (see ``parents``), each one with a way out, until none
-        is left to drop; if any card is left, none of them ever moves (the lowest of them
-        to move first would have had a way out), and the game is lost. The simplest case:
-        Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile."""
+        only with the cards on it), and never goes up. A parent in the stock or the waste
+        comes to the tableau only onto a parent of its own (or, a king, into a space), and
+        one up on a foundation never comes back (where none returns). So a card of the set
+        can never move when each of its parents lies beneath one of the set, or is up, or
+        is off the tableau with each of its own so (and no space for it); some card below
+        it on its foundation is of the set or lies beneath one of it; and the card it lies
+        on is of the set or would not carry it. The largest such set is found by dropping,
+        from all the tableau cards that wait (see ``parents``), each one with a way out,
+        until none is left to drop; if any card is left, none of them ever moves (the
+        lowest of them to move first would have had a way out), and the game is lost. The
+        simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
+        deals 1-1000: 26 found so (the same with draw 1 and 3), among them 39, 166 and 167,
+        which neither our searches nor Klondike-Solver settle at 5 s."""
         parents = self.parents
         if parents is None:
             return []
@@ -462,6 +477,23 @@ class Knowledge:
             w = where.get(e)
             return w is not None and not held.isdisjoint(piles[w[0]][w[1] + 1:])
 
+        off = self.off_parents
+        up = set()
+        if off is not None:
+            for f in self.F:
+                up.update(piles[f])
+
+        def closed(p) -> bool:  # a parent no card will ever be put on
+            if p in where:
+                return buried(p)
+            if off is None:
+                return False
+            if p in up:
+                return True
+            # in the stock or the waste: it may come to the tableau
+            return not (self.space_king and _rank(p) == 13) and all(
+                q in up or buried(q) for q in off[p])
+
         below, carried, face_up, down = self.below, self.carried, self.face_up_units, pos.down
         changed = True
         while changed and held:
@@ -469,7 +501,7 @@ class Knowledge:
             for c in list(held):
                 i, h = where[c]
                 z = piles[i][h - 1] if h and (h > down[i] or not face_up) else None
-                if not all(map(buried, parents[c])) or not any(
+                if not all(map(closed, parents[c])) or not any(
                         d in held or buried(d) for d in below[c] if d in where) or (
                         z is not None and z not in held and carried(z, c)):
                     held.discard(c)
@@ -1010,11 +1042,11 @@ def _stuck_reason(pos, held) -> str:
     names = pos.variant.pile_names
     cards = [f"{code_text(pos.piles[i][h])} in {names[i]}" for i, h in held]
     if len(cards) == 1:
-        return (f"{cards[0]} can never move: every card it could go on lies beneath it, and "
-                "so does a card its foundation needs first")
+        return (f"{cards[0]} can never move: every card it could go on lies beneath it (or "
+                "can never come to the tableau), and so does a card its foundation needs first")
     return (f"{', '.join(cards[:-1])} and {cards[-1]} can never move: every card each could "
-            "go on lies beneath one of them, and so does a card its foundation needs first, "
-            "or that card is one of them")
+            "go on lies beneath one of them (or can never come to the tableau), and so does a "
+            "card its foundation needs first, or that card is one of them")
 
 
 def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,

@@ -140,6 +140,24 @@ def test_klondike_deal_with_a_card_that_can_never_move_is_lost_at_once():
         assert r.reason.startswith("8♣ in t4 and 10♥ in t7 can never move")
 
 
+def test_a_parent_in_the_stock_that_can_never_come_down_is_no_way_out():
+    # 10♥ lies above J♣ (face down) and 9♥; its other parent, J♠, is in the stock, and
+    # could come to the tableau only onto Q♥ or Q♦, both beneath 10♥: stuck.
+    piles = {"f1": _ranks("s", "10"), "f2": _ranks("h", "8"), "f3": _ranks("d", "J"),
+             "f4": _ranks("c", "10"), "t1": ("9h Qh Qd Jc 10h", 4),
+             "s": ("Js Qs Ks Jh Kh Qc Kc Kd", 8)}
+    pos = made("klondike", piles, options={"draw": 1})
+    r = solve(pos, Limits(seconds=5))
+    assert r.verdict == "lost" and r.nodes == 0
+    assert r.reason.startswith("10♥ in t1 can never move")
+    whole = _search(pos, Limits(seconds=60), None, None, False, "depth", False)
+    assert whole.verdict == "lost"
+    # With Q♥ in the stock instead (swapped with Q♣), J♠ can come down onto it: not stuck.
+    piles.update({"t1": ("9h Qc Qd Jc 10h", 4), "s": ("Js Qs Ks Jh Kh Qh Kc Kd", 8)})
+    pos = made("klondike", piles, options={"draw": 1})
+    assert knowledge(pos.variant).stuck(pos) == []
+
+
 @pytest.mark.parametrize("draw", [1, 3])
 def test_no_position_on_a_winning_line_has_a_card_said_to_be_stuck(draw):
     # The stuck test must never call a winnable position lost. Draw 3 seed 85's line moves
