@@ -454,14 +454,15 @@ class Knowledge:
         comes to the tableau only onto a parent of its own (or, a king, into a space), and
         one up on a foundation never comes back (where none returns). So a card of the set
         can never move when each of its parents lies beneath one of the set, or is up, or
-        is off the tableau with each of its own so (and no space for it); some card below
-        it on its foundation is of the set or lies beneath one of it; and the card it lies
-        on is of the set or would not carry it. The largest such set is found by dropping,
+        is off the tableau with each of its own so (and no space for it), or is of the set;
+        some card below it on its foundation is of the set or lies beneath one of it; and
+        the card it lies on is of the set or would not carry it. (A card of the stock or the
+        waste may be of the set: it never leaves them.) The largest such set is found by dropping,
         from all the tableau cards that wait (see ``parents``), each one with a way out,
         until none is left to drop; if any card is left, none of them ever moves (the
         lowest of them to move first would have had a way out), and the game is lost. The
         simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
-        deals 1-1000: 26 found so (the same with draw 1 and 3), among them 39, 166 and 167,
+        deals 1-1000: 30 found so (the same with draw 1 and 3), among them 39, 166 and 167,
         which neither our searches nor Klondike-Solver settle at 5 s."""
         parents = self.parents
         if parents is None:
@@ -472,23 +473,29 @@ class Knowledge:
             for h, c in enumerate(piles[i]):
                 where[c] = (i, h)
         held = {c for c in where if c in parents}
+        off = self.off_parents
+        up = set()
+        talon = {}
+        if off is not None:
+            for f in self.F:
+                up.update(piles[f])
+            # the stock's and the waste's cards too: one leaves only onto a parent or up
+            for i in self.talon:
+                if i >= 0:
+                    for h, c in enumerate(piles[i]):
+                        talon[c] = (i, h)
+            held.update(c for c in talon if c in parents)
 
         def buried(e) -> bool:  # on the tableau, beneath a card of ``held``
             w = where.get(e)
             return w is not None and not held.isdisjoint(piles[w[0]][w[1] + 1:])
-
-        off = self.off_parents
-        up = set()
-        if off is not None:
-            for f in self.F:
-                up.update(piles[f])
 
         def closed(p) -> bool:  # a parent no card will ever be put on
             if p in where:
                 return buried(p)
             if off is None:
                 return False
-            if p in up:
+            if p in up or p in held:
                 return True
             # in the stock or the waste: it may come to the tableau
             return not (self.space_king and _rank(p) == 13) and all(
@@ -499,14 +506,17 @@ class Knowledge:
         while changed and held:
             changed = False
             for c in list(held):
-                i, h = where[c]
-                z = piles[i][h - 1] if h and (h > down[i] or not face_up) else None
+                z = None
+                if c in where:
+                    i, h = where[c]
+                    if h and (h > down[i] or not face_up):
+                        z = piles[i][h - 1]
                 if not all(map(closed, parents[c])) or not any(
-                        d in held or buried(d) for d in below[c] if d in where) or (
-                        z is not None and z not in held and carried(z, c)):
+                        d in held or buried(d) for d in below[c] if d in where or d in talon) \
+                        or (z is not None and z not in held and carried(z, c)):
                     held.discard(c)
                     changed = True
-        return sorted(where[c] for c in held)
+        return sorted(where.get(c) or talon[c] for c in held)
 
     def strander(self, root):
         """For a search from ``root``: a test of whether the position it is given (reached
@@ -1041,6 +1051,8 @@ def _stuck_reason(pos, held) -> str:
     """Why the cards at ``held`` (places, see :meth:`Knowledge.stuck`) can never move."""
     names = pos.variant.pile_names
     cards = [f"{code_text(pos.piles[i][h])} in {names[i]}" for i, h in held]
+    if len(cards) > 4:
+        cards = cards[:3] + [f"{len(cards) - 3} other cards"]
     if len(cards) == 1:
         return (f"{cards[0]} can never move: every card it could go on lies beneath it (or "
                 "can never come to the tableau), and so does a card its foundation needs first")

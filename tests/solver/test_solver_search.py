@@ -133,11 +133,12 @@ def _ranks(suit: str, top: str) -> str:
 def test_klondike_deal_with_a_card_that_can_never_move_is_lost_at_once():
     # Deal 110: 10♥ is dealt into t7 above 9♥ (which its foundation needs first) and above
     # J♠ and J♣ (the only cards it could go on): it can never move, whatever the draw; nor
-    # can 8♣ in t4, above 3♣, whose parents 9♥ and 9♦ both lie beneath 10♥.
+    # can 8♣ in t4, above 3♣, whose parents 9♥ and 9♦ both lie beneath 10♥; nor 8♠ and 10♦
+    # in the stock, which could come down only onto those, or go up only after 3♠ and 9♦.
     for draw in (1, 3):
         r = solve(deal("klondike", 110, {"draw": draw}), Limits(seconds=5))
         assert r.verdict == "lost" and r.nodes == 0
-        assert r.reason.startswith("8♣ in t4 and 10♥ in t7 can never move")
+        assert r.reason.startswith("8♣ in t4, 10♥ in t7, 8♠ in s and 10♦ in s can never move")
 
 
 def test_a_parent_in_the_stock_that_can_never_come_down_is_no_way_out():
@@ -180,17 +181,18 @@ def test_no_position_on_a_winning_line_has_a_card_said_to_be_stuck(draw):
 
 def test_two_cards_each_waiting_for_the_other_are_lost_and_the_search_agrees():
     # 10♥ waits for 9♥ or J♠ (beneath it) or J♣ (beneath 8♣ in t2); 8♣ waits for 7♣ or
-    # 9♦ (beneath it) or 9♥ (beneath 10♥): neither can ever move first.
+    # 9♦ (beneath it) or 9♥ (beneath 10♥): neither can ever move first; nor can 10♦ leave
+    # the stock (its parents J♠ and J♣ lie beneath them, and 9♦ too).
     stock = "Qs Ks Jh Qh Kh 9c 10c Qc Kc 10d Jd Qd Kd"
     piles = {"f1": _ranks("s", "10"), "f2": _ranks("h", "8"), "f3": _ranks("d", "8"),
              "f4": _ranks("c", "6"), "t1": ("9h Js 10h", 2), "t2": ("Jc 7c 9d 8c", 3),
              "s": (stock, 13)}
     pos = made("klondike", piles, options={"draw": 1})
     assert sorted(code_text(pos.piles[i][h]) for i, h in knowledge(pos.variant).stuck(pos)) \
-        == ["10♥", "8♣"]
+        == ["10♥", "10♦", "8♣"]
     r = solve(pos, Limits(seconds=5))
     assert r.verdict == "lost" and r.nodes == 0
-    assert "10♥ in t1 and 8♣ in t2 can never move" in r.reason
+    assert "10♥ in t1, 8♣ in t2 and 10♦ in s can never move" in r.reason
     # the whole search, which does not look for stuck cards, proves it too
     whole = _search(pos, Limits(seconds=60), None, None, False, "depth", False)
     assert whole.verdict == "lost" and whole.nodes > 0
