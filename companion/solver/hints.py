@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..cards import UNKNOWN
-from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, knowledge, solve
+from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, knowledge, solve, stuck_reason
 
 
 @dataclass
@@ -220,7 +220,9 @@ def _exact(pos, seconds, start, peek, symbols) -> Hint:
                     seconds=time.perf_counter() - start)
     m = _heuristic_move(pos)
     if r.verdict == LOST:
-        basis = (f"Lost: no line wins ({r.states} positions searched, {what}); "
+        basis = (f"Lost: {stuck_reason(pos, r.stuck, symbols)} ({what}); this move keeps the "
+                 "most options." if r.stuck else
+                 f"Lost: no line wins ({r.states} positions searched, {what}); "
                  f"this move keeps the most options.")
         return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), LOST, basis,
                     chance=0.0, peeked=peek, only=alone, seconds=time.perf_counter() - start)

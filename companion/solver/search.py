@@ -111,6 +111,8 @@ class SolveResult:
     reason: str = ""
     """Why the search stopped, in words."""
     raw: list = field(default_factory=list, repr=False)
+    stuck: list = field(default_factory=list, repr=False)
+    """``lost`` by cards that can never move: their places (see ``Knowledge.stuck``)."""
 
     @property
     def resolved(self) -> bool:
@@ -1047,10 +1049,10 @@ def shorten(pos, line: list) -> list:
     return out
 
 
-def _stuck_reason(pos, held) -> str:
+def stuck_reason(pos, held, symbols: bool = True) -> str:
     """Why the cards at ``held`` (places, see :meth:`Knowledge.stuck`) can never move."""
     names = pos.variant.pile_names
-    cards = [f"{code_text(pos.piles[i][h])} in {names[i]}" for i, h in held]
+    cards = [f"{code_text(pos.piles[i][h], symbols)} in {names[i]}" for i, h in held]
     if len(cards) > 4:
         cards = cards[:3] + [f"{len(cards) - 3} other cards"]
     if len(cards) == 1:
@@ -1080,7 +1082,7 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     kn = knowledge(pos.variant)
     held = kn.stuck(pos)
     if held:
-        return SolveResult(LOST, reason=_stuck_reason(pos, held))
+        return SolveResult(LOST, reason=stuck_reason(pos, held), stuck=held)
     # Where moves can be narrowed, a portfolio of searches runs interleaved, a slice each in
     # turn: depth-first, best-first, beam and dive looks among the likelier moves (no run is
     # split unless that frees a card for the foundations, no card comes back from them), and the

@@ -81,6 +81,17 @@ def test_peek_solves_the_real_deal_and_says_so():
         assert q.is_won() and h.line[0] == h.move
 
 
+def test_peek_at_a_deal_with_stuck_cards_names_them_and_still_offers_a_move():
+    pos = deal("klondike", 110)
+    h = hint(pos, peek=True, seconds=5, symbols=False)
+    assert h.verdict == "lost" and h.move in [pos.engine.text(m) for m in pos.raw_moves()]
+    assert h.basis.startswith("Lost: 8c in t4, 10h in t7, 8s in s and 10d in s can never move")
+    assert "--peek: every card known" in h.basis
+    # without peeking, the face-down cards are not named
+    h = hint(pos, seconds=1, symbols=False, rng_seed=1)
+    assert h.verdict != "lost" and "10h" not in h.basis
+
+
 def test_an_open_game_gets_an_exact_verdict_without_peeking():
     pos = made("streets-and-alleys", {"t1": "Ks Qs", "t2": "As 2s 3s 4s 5s 6s 7s 8s 9s 10s Js"})
     # The proof takes about 13,000 positions (1.7 s here): the budget leaves room for a
