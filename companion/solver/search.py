@@ -465,7 +465,7 @@ class Knowledge:
         lowest of them to move first would have had a way out), and the game is lost. The
         simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
         deals 1-1000: 30 found so (the same with draw 1 and 3), among them 39, 166 and 167,
-        which neither our searches nor Klondike-Solver settle at 5 s."""
+        which with draw 1 neither our searches nor Klondike-Solver settle at 5 s."""
         parents = self.parents
         if parents is None:
             return []
