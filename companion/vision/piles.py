@@ -164,8 +164,11 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     below; a neighbour that is itself uncertain (or inferred), or so far away that a card may have been
     missed between them, says nothing. When the neighbours constrain the card and exactly one
     reading fits, that reading is taken: the detection is no longer uncertain and carries
-    ``inferred`` (what was read, its probability, why). Otherwise it stays uncertain. Nothing
-    is inferred in variants whose runs need not be builds (:func:`runs_are_builds`).
+    ``inferred`` (what was read, its probability, why). Otherwise it stays uncertain. A card
+    read sure but left uncertain as a copy too many (the same card read sure elsewhere) has
+    its rank trusted and its suit doubted: every suit of its rank is a reading too (as
+    :func:`recheck_builds` takes a sure card that breaks the build). Nothing is inferred in
+    variants whose runs need not be builds (:func:`runs_are_builds`).
 
     Returns the detections inferred."""
     ctx = _build_context(out, v)
@@ -174,6 +177,7 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     build, piles, step = ctx
     why = f"the only reading the {'column' if v.tableau.layout == 'columns' else 'pile'}'s " \
           "build allows"
+    from .read import COPY_TOO_MANY, THRESHOLD
     sure = _sure_counts(dets)
     done = []
     for ds in piles.values():
@@ -184,6 +188,13 @@ def infer_from_build(out: PileReading, dets, v) -> list:
             if lower is None and upper is None:
                 continue   # nothing in the pile constrains the card
             readings = [(d.code, d.confidence)] + list(d.alternatives) + list(d.given_ink)
+            rank_only = d.note.endswith(COPY_TOO_MANY) and d.confidence >= THRESHOLD
+            by_rank = []
+            if rank_only:
+                # read sure but a copy too many: its rank is trusted, its suit is what the
+                # model reads worst on a deck it has not seen (see :func:`recheck_builds`)
+                by_rank = [s * 13 + d.code % 13 for s in range(4)]
+                readings += [(c, d.confidence) for c in by_rank]
             fits = []
             for code, p in readings:
                 if p < MIN_ALTERNATIVE or code in (c for c, _ in fits):
@@ -198,8 +209,13 @@ def infer_from_build(out: PileReading, dets, v) -> list:
             if len(fits) != 1:
                 continue
             code, p = fits[0]
-            d.inferred = (d.code, d.confidence, why)
-            d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
+            told = why
+            if code in by_rank and not any(c == code and q >= MIN_ALTERNATIVE
+                                           for c, q in readings[:-4]):
+                told = "a copy too many; the only card of its rank the " + \
+                    ("column" if v.tableau.layout == "columns" else "pile") + "'s build allows"
+            d.inferred = (d.code, d.confidence, told)
+            d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {told}"
             d.code, d.confidence, d.uncertain = code, p, False
             sure[code] = sure.get(code, 0) + 1
             done.append(d)

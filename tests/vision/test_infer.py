@@ -214,6 +214,32 @@ def test_no_foundation_inference_where_the_rules_do_not_fix_the_cards():
     assert infer_from_foundations(out, dets, load_variant("spider")) == []
 
 
+def _copy_too_many(text):
+    from companion.vision.read import COPY_TOO_MANY
+    d = _det(text, 300, 440, 0.95, [("9c", 0.02)])
+    d.uncertain, d.note = True, f"{text} {COPY_TOO_MANY}"
+    return d
+
+
+def test_a_copy_too_many_takes_the_one_suit_of_its_rank_the_build_allows():
+    # Q♣ read sure (95 %) between K♥ and J♥, but Q♣ is read on t1 too: the rank is trusted,
+    # the suit is not (black suits are what the model confuses on a deck it has not seen);
+    # of the queens only Q♠ is black and not on the table
+    middle = _copy_too_many("Qc")
+    out, dets = _reading("klondike", middle, elsewhere=["Qc"])
+    assert infer_from_build(out, dets, load_variant("klondike")) == [middle]
+    assert middle.code == _c("Qs") and not middle.uncertain
+    assert middle.inferred == (_c("Qc"), 0.95, "a copy too many; the only card of its rank "
+                                               "the column's build allows")
+
+
+def test_a_copy_too_many_with_no_suit_left_that_fits_stays_uncertain():
+    middle = _copy_too_many("Qc")
+    out, dets = _reading("klondike", middle, elsewhere=["Qc", "Qs"])
+    assert infer_from_build(out, dets, load_variant("klondike")) == []
+    assert middle.uncertain and middle.code == _c("Qc")
+
+
 # ------------------------------------------------------------------------------ sure misreads
 
 def _column(middle, elsewhere=()):
