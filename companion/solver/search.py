@@ -445,8 +445,9 @@ class Knowledge:
 
     # -- provable losses --------------------------------------------------------------------------
     def stuck(self, pos) -> list[tuple[int, int]]:
-        """Tableau cards that can never move (the game is lost while one is left), as
-        (pile, height) places; [] where none is found or the test does not apply.
+        """Cards of the tableau, the stock or the waste that can never move (the game is
+        lost while one is left), as (pile, height) places; [] where none is found or the
+        test does not apply.
 
         A card moves onto a parent (a card that takes it) lying uncovered, or to its
         foundation once every card below it there has gone up, or along with the card it
@@ -459,8 +460,8 @@ class Knowledge:
         is off the tableau with each of its own so (and no space for it), or is of the set;
         some card below it on its foundation is of the set or lies beneath one of it; and
         the card it lies on is of the set or would not carry it. (A card of the stock or the
-        waste may be of the set: it never leaves them.) The largest such set is found by dropping,
-        from all the tableau cards that wait (see ``parents``), each one with a way out,
+        waste may be of the set: it never leaves them.) The largest such set is found by
+        dropping, from all the cards that wait (see ``parents``), each one with a way out,
         until none is left to drop; if any card is left, none of them ever moves (the
         lowest of them to move first would have had a way out), and the game is lost. The
         simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
