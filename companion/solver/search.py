@@ -349,8 +349,8 @@ class Knowledge:
         # Where a tableau card leaves only onto a card its build rule accepts (a parent), or
         # to its foundation once every card below it there has gone up (one deck, no cells,
         # a space only for a king or for nothing): ``parents[c]`` and ``below[c]`` for each
-        # card that waits so (the foundation's base cards, and kings where a king may take a
-        # space, do not), for :meth:`stuck`.
+        # card that waits so (the foundation's base cards do not; a king waits for a space
+        # too, where one may take it), for :meth:`stuck`.
         self.parents: dict[int, tuple[int, ...]] | None = None
         self.below: dict[int, tuple[int, ...]] = {}
         self.carried, self.face_up_units = None, False
@@ -358,8 +358,7 @@ class Knowledge:
         if self.dig and tab.space in ("kings", "none") and not v.reserve and not v.aside \
                 and (not v.stock or v.stock.redeal == "waste"):
             bases = {g.base_rank for g in v.foundations}
-            waits = [c for c in codes if _rank(c) not in bases
-                     and not (tab.space == "kings" and _rank(c) == 13)]
+            waits = [c for c in codes if _rank(c) not in bases]
             self.parents = {c: tuple(d for d in codes if tab.build.allows(d, c)) for c in waits}
             # A card off the tableau that is one's parent is one only if it can come to lie
             # on the tableau: onto a parent of its own, or a king into a space. Up on a
@@ -460,13 +459,16 @@ class Knowledge:
         is off the tableau with each of its own so (and no space for it), or is of the set;
         some card below it on its foundation is of the set or lies beneath one of it; and
         the card it lies on is of the set or would not carry it. (A card of the stock or the
-        waste may be of the set: it never leaves them.) The largest such set is found by
+        waste may be of the set: it never leaves them. A king, where a space takes one, may
+        be of the set while every tableau pile holds a card of the set: no pile can then be
+        emptied.) The largest such set is found by
         dropping, from all the cards that wait (see ``parents``), each one with a way out,
         until none is left to drop; if any card is left, none of them ever moves (the
         lowest of them to move first would have had a way out), and the game is lost. The
         simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
-        deals 1-1000: 30 found so (the same with draw 1 and 3), among them 39, 166 and 167,
-        which with draw 1 neither our searches nor Klondike-Solver settle at 5 s."""
+        deals 1-1000: 37 found so (the same with draw 1 and 3), among them 39, 166, 167 and
+        183, which with draw 1 our searches do not settle at 5 s (nor Klondike-Solver the
+        first three)."""
         parents = self.parents
         if parents is None:
             return []
@@ -501,20 +503,22 @@ class Knowledge:
             if p in up or p in held:
                 return True
             # in the stock or the waste: it may come to the tableau
-            return not (self.space_king and _rank(p) == 13) and all(
-                q in up or buried(q) for q in off[p])
+            return not (space and _rank(p) == 13) and all(q in up or buried(q) for q in off[p])
 
         below, carried, face_up, down = self.below, self.carried, self.face_up_units, pos.down
+        T = self.T
         changed = True
         while changed and held:
             changed = False
+            # a space may come only where no pile holds a card of the set
+            space = self.space_king and any(held.isdisjoint(piles[i]) for i in T)
             for c in list(held):
                 z = None
                 if c in where:
                     i, h = where[c]
                     if h and (h > down[i] or not face_up):
                         z = piles[i][h - 1]
-                if not all(map(closed, parents[c])) or not any(
+                if (space and _rank(c) == 13) or not all(map(closed, parents[c])) or not any(
                         d in held or buried(d) for d in below[c] if d in where or d in talon) \
                         or (z is not None and z not in held and carried(z, c)):
                     held.discard(c)
@@ -1054,6 +1058,7 @@ def stuck_reason(pos, held, symbols: bool = True) -> str:
     """Why the cards at ``held`` (places, see :meth:`Knowledge.stuck`) can never move."""
     names = pos.variant.pile_names
     cards = [f"{code_text(pos.piles[i][h], symbols)} in {names[i]}" for i, h in held]
+    king = any(_rank(pos.piles[i][h]) == 13 for i, h in held)
     if len(cards) > 4:
         cards = cards[:3] + [f"{len(cards) - 3} other cards"]
     if len(cards) == 1:
@@ -1061,7 +1066,8 @@ def stuck_reason(pos, held, symbols: bool = True) -> str:
                 "can never come to the tableau), and so does a card its foundation needs first")
     return (f"{', '.join(cards[:-1])} and {cards[-1]} can never move: every card each could "
             "go on lies beneath one of them (or can never come to the tableau), and so does a "
-            "card its foundation needs first, or that card is one of them")
+            "card its foundation needs first, or that card is one of them"
+            + ("; no pile can be emptied for a king, each holding one of them" if king else ""))
 
 
 def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,

@@ -141,6 +141,19 @@ def test_klondike_deal_with_a_card_that_can_never_move_is_lost_at_once():
         assert r.reason.startswith("8♣ in t4, 10♥ in t7, 8♠ in s and 10♦ in s can never move")
 
 
+def test_kings_are_stuck_too_when_no_pile_can_ever_be_emptied():
+    # Draw 1 deal 183 (which the searches do not settle within 5 s): every tableau pile
+    # holds a stuck card, so no space can ever open, and K♣ and K♠ (with nothing to go on
+    # and their suits blocked below) can never move either.
+    pos = deal("klondike", 183, {"draw": 1})
+    r = solve(pos, Limits(seconds=5))
+    assert r.verdict == "lost" and r.nodes == 0
+    assert r.reason.startswith("K♣ in t1, 5♠ in t2, K♠ in t3 and 11 other cards can never move")
+    assert r.reason.endswith("no pile can be emptied for a king, each holding one of them")
+    piles = pos.piles
+    assert all({piles[i][h] for i, h in r.stuck} & set(piles[t]) for t in range(7))
+
+
 def test_a_parent_in_the_stock_that_can_never_come_down_is_no_way_out():
     # 10♥ lies above J♣ (face down) and 9♥; its other parent, J♠, is in the stock, and
     # could come to the tableau only onto Q♥ or Q♦, both beneath 10♥: stuck.
