@@ -62,7 +62,8 @@ position and the digging left, ``strategy="dive"`` the same weighing every move 
 start (as whole searches they keep every child: only the narrow looks drop children).
 
 Verdicts: ``won`` with the winning line (canonical texts that ``companion check`` replays),
-``lost`` only when every reachable position was searched, ``unknown`` when a budget ran out.
+``lost`` only with a proof (every reachable position searched, or cards that can never move:
+``Knowledge.stuck``, looked at before any search), ``unknown`` when a budget ran out.
 A variant piece this module does not know (a rule added later) switches the symmetries and the
 automatic moves off for that variant: the search stays exact, only slower.
 """
@@ -358,16 +359,14 @@ class Knowledge:
         if self.dig and tab.space in ("kings", "none") and not v.reserve and not v.aside \
                 and (not v.stock or v.stock.redeal == "waste"):
             bases = {g.base_rank for g in v.foundations}
-            waits = [c for c in codes if _rank(c) not in bases]
-            self.parents = {c: tuple(d for d in codes if tab.build.allows(d, c)) for c in waits}
+            takes = {c: tuple(d for d in codes if tab.build.allows(d, c)) for c in codes}
+            self.parents = {c: takes[c] for c in codes if _rank(c) not in bases}
             # A card off the tableau that is one's parent is one only if it can come to lie
             # on the tableau: onto a parent of its own, or a king into a space. Up on a
             # foundation it never comes back where none returns (``off_parents``, else None:
             # such a parent is taken as one).
-            self.off_parents = None
             if not any(f.returns for f in v.foundations):
-                self.off_parents = {c: tuple(d for d in codes if tab.build.allows(d, c))
-                                    for c in codes}
+                self.off_parents = takes
             self.space_king = tab.space == "kings"
             # ``carried(z, c)``: whether c, lying on z, may move along when z moves (a unit
             # of the move rule). A face-down card stays so while a card lies on it (only a
@@ -384,7 +383,7 @@ class Knowledge:
                 self.carried = lambda z, c: allows(z, c) and z // 13 == c // 13
             else:
                 self.carried = lambda z, c: True
-            for c in waits:
+            for c in self.parents:
                 chain, todo = set(), [c]
                 while todo:
                     u = todo.pop()
@@ -461,11 +460,10 @@ class Knowledge:
         the card it lies on is of the set or would not carry it. (A card of the stock or the
         waste may be of the set: it never leaves them. A king, where a space takes one, may
         be of the set while every tableau pile holds a card of the set: no pile can then be
-        emptied.) The largest such set is found by
-        dropping, from all the cards that wait (see ``parents``), each one with a way out,
-        until none is left to drop; if any card is left, none of them ever moves (the
-        lowest of them to move first would have had a way out), and the game is lost. The
-        simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
+        emptied.) The largest such set is found by dropping, from all the cards that wait
+        (see ``parents``), each one with a way out, until none is left to drop; if any card
+        is left, none of them ever moves (the lowest of them to move first would have had a
+        way out), and the game is lost. The simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
         deals 1-1000: 37 found so (the same with draw 1 and 3), among them 39, 166, 167 and
         183, which with draw 1 our searches do not settle at 5 s (nor Klondike-Solver the
         first three)."""
@@ -1080,7 +1078,8 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     advanced position first (cards on the foundations, face-down cards left), ``beam``
     the same weighing the moves of the last step and the digging left, ``dive`` weighing
     every move from the start; ``depth`` is plain depth-first. Each searches every
-    reachable position before saying ``lost``.
+    reachable position before saying ``lost``; a position with cards that can never move
+    (:meth:`Knowledge.stuck`) is ``lost`` before any search, its reason naming them.
     """
     limits = limits or Limits()
     if has_unknown_cards(pos):

@@ -175,9 +175,8 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     if ctx is None:
         return []
     build, piles, step = ctx
-    why = f"the only reading the {'column' if v.tableau.layout == 'columns' else 'pile'}'s " \
-          "build allows"
     from .read import COPY_TOO_MANY, THRESHOLD
+    why = f"the only reading the {_pile_word(v)}'s build allows"
     sure = _sure_counts(dets)
     done = []
     for ds in piles.values():
@@ -187,14 +186,12 @@ def infer_from_build(out: PileReading, dets, v) -> list:
             lower, upper = _neighbour(ds, j, j - 1, step), _neighbour(ds, j, j + 1, step)
             if lower is None and upper is None:
                 continue   # nothing in the pile constrains the card
-            readings = [(d.code, d.confidence)] + list(d.alternatives) + list(d.given_ink)
-            rank_only = d.note.endswith(COPY_TOO_MANY) and d.confidence >= THRESHOLD
-            by_rank = []
-            if rank_only:
+            read = [(d.code, d.confidence)] + list(d.alternatives) + list(d.given_ink)
+            readings = read
+            if d.note.endswith(COPY_TOO_MANY) and d.confidence >= THRESHOLD:
                 # read sure but a copy too many: its rank is trusted, its suit is what the
                 # model reads worst on a deck it has not seen (see :func:`recheck_builds`)
-                by_rank = [s * 13 + d.code % 13 for s in range(4)]
-                readings += [(c, d.confidence) for c in by_rank]
+                readings = read + [(s * 13 + d.code % 13, d.confidence) for s in range(4)]
             fits = []
             for code, p in readings:
                 if p < MIN_ALTERNATIVE or code in (c for c, _ in fits):
@@ -210,10 +207,8 @@ def infer_from_build(out: PileReading, dets, v) -> list:
                 continue
             code, p = fits[0]
             told = why
-            if code in by_rank and not any(c == code and q >= MIN_ALTERNATIVE
-                                           for c, q in readings[:-4]):
-                told = "a copy too many; the only card of its rank the " + \
-                    ("column" if v.tableau.layout == "columns" else "pile") + "'s build allows"
+            if not any(c == code and q >= MIN_ALTERNATIVE for c, q in read):
+                told = f"a copy too many; {_of_its_rank(v)}"   # (by its rank alone)
             d.inferred = (d.code, d.confidence, told)
             d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {told}"
             d.code, d.confidence, d.uncertain = code, p, False
@@ -280,7 +275,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     if latent is None or ctx is None:
         return []
     build, piles, step = ctx
-    word = "column" if v.tableau.layout == "columns" else "pile"
+    word = _pile_word(v)
     sure = _sure_counts(dets)
     done = []
 
@@ -392,6 +387,16 @@ def _look_at(latent, x, y, size, up, fits, where, least=0.0, p_min=GAP_SURE):
     return d
 
 
+def _pile_word(v) -> str:
+    """What the variant's tableau piles are called in a note: ``column`` or ``pile``."""
+    return "column" if v.tableau.layout == "columns" else "pile"
+
+
+def _of_its_rank(v) -> str:
+    """Why a card read sure was given another suit of its rank (a note's words)."""
+    return f"the only card of its rank the {_pile_word(v)}'s build allows"
+
+
 def _build_context(out: PileReading, v):
     """What the build checks of a photo's columns need: (the variant's build, the tableau
     piles read, the median step between neighbouring cards in card sizes), or None where
@@ -462,9 +467,7 @@ def recheck_builds(out: PileReading, dets, v) -> list:
             if lower is None or upper is None:
                 _sure_again(dets, d, sure, v)
             if len(fits) == 1:
-                why = "the only card of its rank the column's build allows" \
-                    if v.tableau.layout == "columns" else \
-                    "the only card of its rank the pile's build allows"
+                why = _of_its_rank(v)
                 d.inferred = (d.code, d.confidence, why)
                 d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
                 d.code = fits[0]
