@@ -28,6 +28,7 @@ class Candidates:
     #                        (peeled off a strip of table, or a part of a blob too big)
     second: object = None  # (m,) whether each component is one side of a blob's waist
     #                        (see _waist_splits): for a second look only
+    comp_cents: object = None  # (m, 2) every component's centre
 
 
 def min_channel(rgb):
@@ -370,4 +371,4 @@ def candidates(rgb, waists: bool = True) -> Candidates:
         F = features(g, c)
     else:
         F = np.zeros((0, 1), np.float32)
-    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second)
+    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second, cents)
