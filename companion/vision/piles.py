@@ -124,6 +124,7 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
         infer_from_build(out, dets, v)
         fill_gaps(out, dets, v)
         infer_from_foundations(out, dets, v)
+        infer_by_elimination(out, v, dets)
     build_position(out, v)
     return out
 
@@ -541,6 +542,55 @@ def infer_from_foundations(out: PileReading, dets, v) -> list:
         d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
         d.code, d.confidence, d.uncertain = code, p, False
         done.append(d)
+    return done
+
+
+def infer_by_elimination(out: PileReading, v, dets=None) -> list:
+    """Gaps: every card but the gap rank's lies in the rows, once, whatever the moves (they
+    only move cards within the rows). Where the cards read sure there are all different and
+    as many cards are not read sure as readings in the rows are uncertain, each uncertain
+    reading is one of those cards: one that is among its readings (any of the four likeliest)
+    and no other's is taken, and so on while one is left (``inferred`` says what was read and
+    why). A reading that is no card at all, with a card missed elsewhere, keeps the counts
+    equal: the readings' test leaves it uncertain. The card's other corner, read as that card
+    but left out of the rows for disagreeing with this one, joins it (out of ``out.unplaced``
+    and ``dets``).
+
+    Returns the detections inferred."""
+    from ..cards import rank_from_text
+    from .read import _same_card
+    if not v.gaps or v.decks != 1:
+        return []
+    placed = [d for ds in out.piles.values() for d in ds]   # Gaps' piles are the rows' cells
+    sure = [d.code for d in placed if not d.uncertain]
+    unsure = [d for d in placed if d.uncertain]
+    if not unsure or len(set(sure)) != len(sure):
+        return []
+    gap = rank_from_text(v.gaps.gap_rank)
+    unread = {c for c in range(52) if c % 13 + 1 != gap} - set(sure)
+    if len(unread) != len(unsure):
+        return []
+    why = "the only card not read elsewhere in the rows"
+    done = []
+    while unsure:
+        options = {id(d): {d.code, *(c for c, _ in d.alternatives)} & unread for d in unsure}
+        d = next((d for d in unsure if len(options[id(d)]) == 1), None)
+        if d is None:
+            break
+        code = options[id(d)].pop()
+        p = d.confidence if code == d.code else dict(d.alternatives)[code]
+        d.inferred = (d.code, d.confidence, why)
+        d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {why}"
+        d.code, d.confidence, d.uncertain = code, p, False
+        unread.discard(code)
+        unsure.remove(d)
+        done.append(d)
+        twin = next((o for o in out.unplaced if o.code == code and _same_card(d, o)), None)
+        if twin is not None:
+            d.corners, d.other = 2, (twin.x, twin.y, twin.up)
+            out.unplaced.remove(twin)
+            if dets is not None and twin in dets:
+                dets.remove(twin)
     return done
 
 
