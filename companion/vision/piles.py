@@ -71,6 +71,8 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     from ..rules import load_variant
     from .read import dominant_up
     v = load_variant(variant_key)
+    if infer:
+        find_unread(dets, v)
     flat = rectify(dets)
     if _spread(flat) < 0.5 * _spread(dets) or _spread(flat) > 2 * _spread(dets):
         from dataclasses import replace  # a perspective fit gone wrong: the photo as it is
@@ -545,6 +547,74 @@ def infer_from_foundations(out: PileReading, dets, v) -> list:
     return done
 
 
+UNREAD_SURE = 0.95
+"""A candidate index not read at first is taken for a card that must lie in the photo and was
+not read (:func:`find_unread`) when read so at least this probable, given that it is an index."""
+UNREAD_MAX = 6
+"""... and only where at most this many such cards are left unread: a photo missing more is
+not read well enough for a second look to be trusted."""
+
+
+def _gap_deck(v) -> set[int] | None:
+    """The cards that lie in Gaps' rows, whatever the moves (every card but the gap rank's),
+    or None in another game."""
+    from ..cards import rank_from_text
+    if not v.gaps or v.decks != 1:
+        return None
+    gap = rank_from_text(v.gaps.gap_rank)
+    return {c for c in range(52) if c % 13 + 1 != gap}
+
+
+def find_unread(dets, v) -> list:
+    """Gaps: every card but the aces lies in the rows, so a card read nowhere in the photo is
+    there all the same. The photo's candidate indices not read at first (a rank glyph and its
+    pip blurred into one blob and cut at its waist, among them: see
+    :class:`~companion.vision.read.Latent`) are looked at again, and one taken for an index
+    (:data:`~companion.vision.read.OBJECTNESS`) whose best reading is such a card, at least
+    :data:`UNREAD_SURE` probable, where no card is read, is taken (``inferred`` says what was
+    read and why). Before the cards are placed in the rows, so that they are placed too.
+
+    Returns the detections added (to ``dets``)."""
+    import numpy as np
+
+    from .read import OBJECTNESS, Detection
+    deck = _gap_deck(v)
+    latent = getattr(dets, "latent", None)
+    if deck is None or latent is None or not len(latent.c.pip):
+        return []
+    unread = deck - {d.code for d in dets if not d.uncertain}
+    if not unread or len(unread) > UNREAD_MAX:
+        return []
+    c, k = latent.c, latent.scale
+    best = [int(s) * 13 + int(r) for s, r in zip(latent.ps[:, :4].argmax(1),
+                                                  latent.pr[:, :13].argmax(1), strict=True)]
+    look = [i for i in np.flatnonzero(latent.obj >= OBJECTNESS).tolist() if best[i] in unread]
+    why = "found on a second look: a card that lies in the rows and was not read elsewhere"
+    done = []
+    for i in look:
+        pip, rank = c.pip[i] / k, c.rank[i] / k
+        size = float(np.hypot(*(rank - pip)))
+        x, y = (pip + rank) / 2
+        if size <= 0 or any(math.hypot(x - d.x, y - d.y) < 0.7 * max(size, d.size) for d in dets):
+            continue
+        up = tuple((rank - pip) / size)
+        for obj, reads, p_at, _ in latent.near(x, y, size, up):
+            if max(abs(p_at[0] - pip[0]), abs(p_at[1] - pip[1])) > 0.5:
+                continue   # another candidate there
+            code, p = reads[0]
+            if code in unread and p >= UNREAD_SURE and obj >= OBJECTNESS:
+                d = Detection(code, p, float(x), float(y), (float(up[0]), float(up[1])), size,
+                              alternatives=reads[1:4], pip_at=tuple(map(float, pip)),
+                              rank_at=tuple(map(float, rank)))
+                d.inferred = (code, p, why)
+                d.note = f"read {p:.0%} as {_text(code)}; {why} (first taken {obj:.0%} for an index)"
+                dets.append(d)
+                unread.discard(code)
+                done.append(d)
+            break
+    return done
+
+
 def infer_by_elimination(out: PileReading, v, dets=None) -> list:
     """Gaps: every card but the gap rank's lies in the rows, once, whatever the moves (they
     only move cards within the rows). Where the cards read sure there are all different and
@@ -557,17 +627,16 @@ def infer_by_elimination(out: PileReading, v, dets=None) -> list:
     and ``dets``).
 
     Returns the detections inferred."""
-    from ..cards import rank_from_text
     from .read import _same_card
-    if not v.gaps or v.decks != 1:
+    deck = _gap_deck(v)
+    if deck is None:
         return []
     placed = [d for ds in out.piles.values() for d in ds]   # Gaps' piles are the rows' cells
     sure = [d.code for d in placed if not d.uncertain]
     unsure = [d for d in placed if d.uncertain]
     if not unsure or len(set(sure)) != len(sure):
         return []
-    gap = rank_from_text(v.gaps.gap_rank)
-    unread = {c for c in range(52) if c % 13 + 1 != gap} - set(sure)
+    unread = deck - set(sure)
     if len(unread) != len(unsure):
         return []
     why = "the only card not read elsewhere in the rows"
@@ -585,7 +654,8 @@ def infer_by_elimination(out: PileReading, v, dets=None) -> list:
         unread.discard(code)
         unsure.remove(d)
         done.append(d)
-        twin = next((o for o in out.unplaced if o.code == code and _same_card(d, o)), None)
+        twin = next((o for o in out.unplaced if o.code == code
+                     and (_same_card(d, o) or _same_card(o, d))), None)
         if twin is not None:
             d.corners, d.other = 2, (twin.x, twin.y, twin.up)
             out.unplaced.remove(twin)

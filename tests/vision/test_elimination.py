@@ -1,18 +1,21 @@
 """Gaps: every card but the aces lies in the rows, once, whatever the moves, so a card read
 uncertain is named by elimination when the cards read sure leave exactly one of its readings
-unread (`companion.vision.piles.infer_by_elimination`).
+unread (`companion.vision.piles.infer_by_elimination`), and a card read nowhere is looked for
+among the photo's candidate indices not read (`find_unread`).
 
 The readings are made by hand (what the model and the pile mapping give), so the tests exercise
 the inference and its output, not the model."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from companion.cards import Card
 from companion.rules import load_variant
-from companion.vision.piles import PileReading, build_position, infer_by_elimination
-from companion.vision.read import Detection
+from companion.vision.piles import PileReading, build_position, find_unread, infer_by_elimination
+from companion.vision.read import Detection, Reading
 
 GAPS = load_variant("gaps")
 CELLS = [f"{row}{col}" for row in "abcd" for col in range(1, 14)]
@@ -100,3 +103,63 @@ def test_no_elimination_where_a_card_is_read_sure_twice_or_in_another_game():
     assert infer_by_elimination(out, GAPS) == []
     out, _ = _reading({"7d": ("8c", 0.5, [("7d", 0.2)])})
     assert infer_by_elimination(out, load_variant("klondike")) == []
+
+
+# --- a card read nowhere, found among the photo's candidate indices (`find_unread`)
+
+
+class _Latent:
+    """The photo's candidate indices as `read.Latent` keeps them: one candidate, its pip at
+    (100, 1010) and its rank glyph 20 pixels above, which the recognizer reads ``best`` and
+    takes for an index ``obj``; given that it is one, the heads read it ``reads``."""
+
+    def __init__(self, best, reads, obj=0.9):
+        import numpy as np
+        code = _c(best)
+        self.c = SimpleNamespace(pip=np.array([[100.0, 1010.0]]), rank=np.array([[100.0, 990.0]]))
+        self.scale = 1.0
+        self.pr = np.zeros((1, 14))
+        self.pr[0, code % 13] = 1.0
+        self.ps = np.zeros((1, 5))
+        self.ps[0, code // 13] = 1.0
+        self.obj = np.array([obj])
+        self.reads = [(_c(t), p) for t, p in reads]
+
+    def near(self, x, y, size, up):
+        if abs(x - 100) < size / 2 and abs(y - 1000) < size / 2:
+            return [(float(self.obj[0]), self.reads, (100.0, 1010.0), (100.0, 990.0))]
+        return []
+
+
+def _photo(latent, missing=("2h",), at=None):
+    """Gaps' 48 cards read sure but ``missing``'s; a reading of the 9♠ at ``at`` if given."""
+    dets = Reading(Detection(code, 0.99, 10.0 * i, 0.0, (0.0, -1.0), 20.0)
+                   for i, code in enumerate(DECK) if code not in [_c(t) for t in missing])
+    if at is not None:
+        dets.append(Detection(_c("9s"), 0.99, *at, (0.0, -1.0), 20.0))
+    dets.latent = latent
+    return dets
+
+
+def test_a_card_read_nowhere_is_found_where_a_candidate_reads_it_surely():
+    # held-out Gaps scene 25: the 2♥'s rank glyph and pip blurred into one blob; its waist
+    # cut reads 2♥ at 100 %, but a waist cut is read only where the layout asks
+    dets = _photo(_Latent("2h", [("2h", 0.99), ("7h", 0.01)]))
+    found = find_unread(dets, GAPS)
+    assert [d.code for d in found] == [_c("2h")] and found[0] in dets
+    d = found[0]
+    assert (d.x, d.y) == (100.0, 1000.0) and not d.uncertain
+    assert "not read elsewhere" in d.inferred[2]
+
+
+@pytest.mark.parametrize("latent, missing, at, variant", [
+    (_Latent("2h", [("2h", 0.9), ("7h", 0.1)]), ("2h",), None, GAPS),     # not sure enough
+    (_Latent("2h", [("2h", 0.99)], obj=0.3), ("2h",), None, GAPS),        # no index
+    (_Latent("7h", [("7h", 0.99)]), ("2h",), None, GAPS),                 # a card read already
+    (_Latent("2h", [("2h", 0.99)]), ("2h",), (100.0, 1000.0), GAPS),      # a card read there
+    (_Latent("2h", [("2h", 0.99)]), ("2h", "3h", "4h", "5h", "6h", "7h", "8h"), None, GAPS),
+    (_Latent("2h", [("2h", 0.99)]), ("2h",), None, load_variant("klondike")),
+])
+def test_nothing_is_found_unless_it_is_a_card_read_nowhere_read_surely(latent, missing, at,
+                                                                       variant):
+    assert find_unread(_photo(latent, missing, at), variant) == []
