@@ -621,7 +621,8 @@ def infer_by_elimination(out: PileReading, v, dets=None) -> list:
     as many cards are not read sure as readings in the rows are uncertain, each uncertain
     reading is one of those cards: one that is among its readings (any of the four likeliest)
     and no other's is taken, and so on while one is left (``inferred`` says what was read and
-    why). A reading that is no card at all, with a card missed elsewhere, keeps the counts
+    why). A card of the gap rank read sure in the rows is read wrong: it is made uncertain
+    first. A reading that is no card at all, with a card missed elsewhere, keeps the counts
     equal: the readings' test leaves it uncertain. The card's other corner, read as that card
     but left out of the rows for disagreeing with this one, joins it (out of ``out.unplaced``
     and ``dets``).
@@ -631,7 +632,13 @@ def infer_by_elimination(out: PileReading, v, dets=None) -> list:
     deck = _gap_deck(v)
     if deck is None:
         return []
-    placed = [d for ds in out.piles.values() for d in ds]   # Gaps' piles are the rows' cells
+    # the rows' cells (a1 ... d13), not an aside pile of the gap rank's cards
+    placed = [d for name, ds in out.piles.items() if name[1:].isdigit() for d in ds]
+    for d in placed:
+        if not d.uncertain and d.code not in deck:
+            d.uncertain = True
+            d.note = (f"read {d.confidence:.0%} as {_text(d.code)}, but the rows hold no "
+                      f"{v.gaps.gap_rank} (taken out to make the gaps)")
     sure = [d.code for d in placed if not d.uncertain]
     unsure = [d for d in placed if d.uncertain]
     if not unsure or len(set(sure)) != len(sure):

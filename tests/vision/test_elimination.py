@@ -163,3 +163,19 @@ def test_a_card_read_nowhere_is_found_where_a_candidate_reads_it_surely():
 def test_nothing_is_found_unless_it_is_a_card_read_nowhere_read_surely(latent, missing, at,
                                                                        variant):
     assert find_unread(_photo(latent, missing, at), variant) == []
+
+
+def test_an_ace_read_sure_in_the_rows_is_read_wrong_and_can_be_named():
+    # Gaps' rows hold no aces (check scene 18 of `bench/vision.py --base 7600000` has an A♣
+    # read 78 %, sure, in a row): such a reading is uncertain, and then named as the one
+    # unread card among its readings, if one is
+    out, _ = _reading({"7c": ("Ac", 0.78, [("7c", 0.15), ("4c", 0.05)])})
+    d = next(d for ds in out.piles.values() for d in ds if d.code == _c("Ac"))
+    d.uncertain, d.note = False, ""
+    assert infer_by_elimination(out, GAPS) == [d]
+    assert d.code == _c("7c") and not d.uncertain
+    out, _ = _reading({"7c": ("Ac", 0.78, [("9c", 0.15)])})
+    d = next(d for ds in out.piles.values() for d in ds if d.code == _c("Ac"))
+    d.uncertain, d.note = False, ""
+    assert infer_by_elimination(out, GAPS) == []
+    assert d.uncertain and "the rows hold no A" in d.note
