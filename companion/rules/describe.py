@@ -360,6 +360,21 @@ def move_effect(eng, raw, piles, down) -> str:
     return ""
 
 
+def tableau_cards(v) -> set[int] | None:
+    """The cards that lie on the tableau of ``v`` whatever the moves, where the rules fix them:
+    Gaps (one deck) keeps every card but the gap rank's in its rows (moves and redeals only
+    move cards within them; the gap rank's lie aside). None where cards leave the tableau or
+    come to it.
+
+    A photo of the rows then says which cards must be in it, read or not (`companion scan`
+    uses it to settle uncertain and missing readings)."""
+    from ..cards import RANK_OF, rank_from_text
+    if not v.gaps or v.decks != 1:
+        return None
+    gap = rank_from_text(v.gaps.gap_rank)
+    return {c for c in range(52) if RANK_OF[c] != gap}
+
+
 def foundation_cards(v, top: int) -> list[int] | None:
     """The cards a foundation of ``v`` holds when ``top`` is the card seen on it, bottom first
     and ``top`` last, where the rules fix them: a foundation that starts with its base rank and

@@ -66,8 +66,10 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     card backs above its columns; then the one closer to the photo's own up (a layout that
     reads the same both ways, like Gaps, is taken as photographed from the player's side).
     ``flip``: force the way (False: the indices' majority up, True: the other). ``infer``:
-    resolve uncertain cards from the variant's build where only one reading fits
-    (:func:`infer_from_build`; it changes those detections in place)."""
+    resolve uncertain cards from the rules where only one reading fits (the build, the
+    foundations, Gaps' rows: :func:`infer_from_build` and the others; they change those
+    detections in place), and look again for cards the rows must hold (:func:`find_unread`,
+    which adds them to ``dets``)."""
     from ..rules import load_variant
     from .read import dominant_up
     v = load_variant(variant_key)
@@ -555,16 +557,6 @@ UNREAD_MAX = 6
 not read well enough for a second look to be trusted."""
 
 
-def _gap_deck(v) -> set[int] | None:
-    """The cards that lie in Gaps' rows, whatever the moves (every card but the gap rank's),
-    or None in another game."""
-    from ..cards import rank_from_text
-    if not v.gaps or v.decks != 1:
-        return None
-    gap = rank_from_text(v.gaps.gap_rank)
-    return {c for c in range(52) if c % 13 + 1 != gap}
-
-
 def find_unread(dets, v) -> list:
     """Gaps: every card but the aces lies in the rows, so a card read nowhere in the photo is
     there all the same. The photo's candidate indices not read at first (a rank glyph and its
@@ -577,8 +569,9 @@ def find_unread(dets, v) -> list:
     Returns the detections added (to ``dets``)."""
     import numpy as np
 
+    from ..rules.describe import tableau_cards
     from .read import OBJECTNESS, Detection
-    deck = _gap_deck(v)
+    deck = tableau_cards(v)
     latent = getattr(dets, "latent", None)
     if deck is None or latent is None or not len(latent.c.pip):
         return []
@@ -586,9 +579,10 @@ def find_unread(dets, v) -> list:
     if not unread or len(unread) > UNREAD_MAX:
         return []
     c, k = latent.c, latent.scale
-    best = [int(s) * 13 + int(r) for s, r in zip(latent.ps[:, :4].argmax(1),
-                                                  latent.pr[:, :13].argmax(1), strict=True)]
-    look = [i for i in np.flatnonzero(latent.obj >= OBJECTNESS).tolist() if best[i] in unread]
+    # the candidates taken for an index whose best reading is a card unread
+    idx = np.flatnonzero(latent.obj >= OBJECTNESS)
+    best = latent.ps[idx, :4].argmax(1) * 13 + latent.pr[idx, :13].argmax(1)
+    look = idx[np.isin(best, sorted(unread))].tolist()
     why = "found on a second look: a card that lies in the rows and was not read elsewhere"
     done = []
     for i in look:
@@ -616,8 +610,8 @@ def find_unread(dets, v) -> list:
 
 
 def infer_by_elimination(out: PileReading, v, dets=None) -> list:
-    """Gaps: every card but the gap rank's lies in the rows, once, whatever the moves (they
-    only move cards within the rows). Where the cards read sure there are all different and
+    """Gaps: every card but the gap rank's lies in the rows, once, whatever the moves
+    (:func:`companion.rules.describe.tableau_cards`). Where the cards read sure there are all different and
     as many cards are not read sure as readings in the rows are uncertain, each uncertain
     reading is one of those cards: one that is among its readings (any of the four likeliest)
     and no other's is taken, and so on while one is left (``inferred`` says what was read and
@@ -628,8 +622,9 @@ def infer_by_elimination(out: PileReading, v, dets=None) -> list:
     and ``dets``).
 
     Returns the detections inferred."""
+    from ..rules.describe import tableau_cards
     from .read import _same_card
-    deck = _gap_deck(v)
+    deck = tableau_cards(v)
     if deck is None:
         return []
     # the rows' cells (a1 ... d13), not an aside pile of the gap rank's cards

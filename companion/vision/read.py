@@ -161,11 +161,8 @@ class Latent:
         for i in near[np.lexsort((-self.obj[near], second))]:
             pr, ps = self.pr[i:i + 1].copy(), self.ps[i:i + 1].copy()
             if not self.sharp[i]:
-                pip, rank = c.pip[i:i + 1], c.rank[i:i + 1]
-                if getattr(self.clf, "refiner", None) is not None:
-                    pr, ps = self.clf.refiner.sharpen(self.rgb, pip, rank, pr, ps)
-                if self.deck is not None:
-                    pr, ps = self.deck.sharpen(self.rgb, pip, rank, pr, ps)
+                pr, ps = _sharpen(self.clf, self.deck, self.rgb, c.pip[i:i + 1],
+                                  c.rank[i:i + 1], pr, ps)
             pr, ps = pr[0], ps[0]
             pr = np.append(pr[:13] / max(float(pr[:13].sum()), 1e-12), 0.0)
             ps = np.append(ps[:4] / max(float(ps[:4].sum()), 1e-12), 0.0)
@@ -219,6 +216,29 @@ def dominant_up(dets):
     return ax
 
 
+def _sharpen(clf, deck, rgb, pips, ranks, pr, ps):
+    """The heads' outputs ``pr``, ``ps`` of the candidate indices at ``pips``, ``ranks``,
+    sharpened by the refiner (where the model has one) and the deck's calibration (if any)."""
+    if getattr(clf, "refiner", None) is not None:
+        pr, ps = clf.refiner.sharpen(rgb, pips, ranks, pr, ps)
+    if deck is not None:
+        pr, ps = deck.sharpen(rgb, pips, ranks, pr, ps)
+    return pr, ps
+
+
+def _detection(rgb, p, r, pr, ps) -> Detection:
+    """The reading of the index with its pip at ``p`` and its rank glyph at ``r``, from the
+    heads' outputs (its pip's ink ruling suits out: :func:`_reads_of`)."""
+    d = float(math.hypot(*(r - p)))
+    reads, note, given = _reads_of(rgb, pr, ps, p, d)
+    code, conf = reads[0]
+    m = (p + r) / 2
+    return Detection(code, conf, float(m[0]), float(m[1]),
+                     (float((r - p)[0] / d), float((r - p)[1] / d)), d, note=note,
+                     alternatives=reads[1:], given_ink=given, pip_at=(float(p[0]), float(p[1])),
+                     rank_at=(float(r[0]), float(r[1])))
+
+
 def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None,
                sizes=None):
     """Detections for every card read in an RGB image (working resolution). ``deck``: the
@@ -247,11 +267,7 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     dist = np.hypot(*(c.rank[keep] - c.pip[keep]).T)  # each index's size, pip to rank glyph
     if sizes is not None:
         sizes(dist)
-    if getattr(clf, "refiner", None) is not None:
-        pr[keep], ps[keep] = clf.refiner.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep],
-                                                 ps[keep])
-    if deck is not None:
-        pr[keep], ps[keep] = deck.sharpen(rgb, c.pip[keep], c.rank[keep], pr[keep], ps[keep])
+    pr[keep], ps[keep] = _sharpen(clf, deck, rgb, c.pip[keep], c.rank[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
     if c.peeled is not None:
         # a blob that came free of a larger one (a card's edge, a back's pattern) is more
@@ -274,16 +290,7 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         if a in used or b in used:
             continue
         used.update((a, b))
-        p, r = c.pip[i], c.rank[i]
-        d = float(math.hypot(*(r - p)))
-        reads, note, given = _reads_of(rgb, pr[i], ps[i], p, d)
-        code, conf = reads[0]
-        m = (p + r) / 2
-        raw.append(Detection(code, conf, float(m[0]), float(m[1]),
-                             (float((r - p)[0] / d), float((r - p)[1] / d)), d, note=note,
-                             alternatives=reads[1:], given_ink=given,
-                             pip_at=(float(p[0]), float(p[1])),
-                             rank_at=(float(r[0]), float(r[1]))))
+        raw.append(_detection(rgb, c.pip[i], c.rank[i], pr[i], ps[i]))
     # spatial suppression: two readings of the same spot keep the better
     raw.sort(key=lambda t: -t.confidence)
     dets: list[Detection] = []
@@ -395,10 +402,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks):
     keep = np.flatnonzero(obj > OBJECTNESS)
     if not len(keep):
         return []
-    if getattr(clf, "refiner", None) is not None:
-        pr[keep], ps[keep] = clf.refiner.sharpen(rgb, P[keep], R[keep], pr[keep], ps[keep])
-    if deck is not None:
-        pr[keep], ps[keep] = deck.sharpen(rgb, P[keep], R[keep], pr[keep], ps[keep])
+    pr[keep], ps[keep] = _sharpen(clf, deck, rgb, P[keep], R[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
     have: dict = {}
     for o in dets:
@@ -408,22 +412,13 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks):
     for k in np.argsort(-score):
         if score[k] < LONE_SURE:
             break
-        i = keep[k]
-        p, r = P[i], R[i]
-        d = float(math.hypot(*(r - p)))
-        reads, note, given = _reads_of(rgb, pr[i], ps[i], p, d)
-        code, conf = reads[0]
-        m = (p + r) / 2
-        if note or have.get(code, 0) >= decks or conf < LONE_SURE:
+        t = _detection(rgb, P[keep[k]], R[keep[k]], pr[keep[k]], ps[keep[k]])
+        if t.note or have.get(t.code, 0) >= decks or t.confidence < LONE_SURE:
             continue
-        if any(math.hypot(m[0] - o.x, m[1] - o.y) < 0.7 * max(d, o.size) for o in out):
+        if any(math.hypot(t.x - o.x, t.y - o.y) < 0.7 * max(t.size, o.size) for o in out):
             continue
-        have[code] = have.get(code, 0) + 1
-        out.append(Detection(code, conf, float(m[0]), float(m[1]),
-                             (float((r - p)[0] / d), float((r - p)[1] / d)), d,
-                             alternatives=reads[1:], given_ink=given,
-                             pip_at=(float(p[0]), float(p[1])),
-                             rank_at=(float(r[0]), float(r[1]))))
+        have[t.code] = have.get(t.code, 0) + 1
+        out.append(t)
     return out
 
 

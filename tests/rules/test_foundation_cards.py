@@ -10,7 +10,7 @@ import pytest
 
 from companion.cards import Card
 from companion.rules import deal, load_variant
-from companion.rules.describe import foundation_cards
+from companion.rules.describe import foundation_cards, tableau_cards
 from companion.rules.pieces import Build, Foundations
 
 
@@ -62,3 +62,22 @@ def test_a_card_no_foundation_can_show():
 def test_none_where_the_rules_do_not_fix_the_cards(key):
     # Spider lifts complete runs off; House on the Hill has ace and king piles; Golf has none
     assert foundation_cards(load_variant(key), Card.parse("5s").code) is None
+
+
+def test_gaps_rows_hold_every_card_but_the_gap_ranks_whatever_the_moves():
+    # `tableau_cards`: what a photo of Gaps' rows must show, read or not
+    v = load_variant("gaps")
+    cards = tableau_cards(v)
+    assert len(cards) == 48 and not any(c % 13 == 0 for c in cards)   # no aces
+    pos = deal(v, 7)
+    rows = [i for i, n in enumerate(pos.engine.names) if n[1:].isdigit()]
+    played = 0
+    for _ in range(30):   # the rows' cards, at the deal and after moves
+        assert {c for i in rows for c in pos.piles[i]} == cards
+        moves = list(pos.legal_moves)
+        if not moves:
+            break
+        pos.play(str(moves[0]))
+        played += 1
+    assert played > 5
+    assert tableau_cards(load_variant("klondike")) is None
