@@ -29,6 +29,8 @@ class Candidates:
     second: object = None  # (m,) whether each component is one side of a blob's waist
     #                        (see _waist_splits): for a second look only
     comp_cents: object = None  # (m, 2) every component's centre
+    joined: object = None  # (m,) whether each component is fragments joined into one (see
+    #                        _joined_fragments): an index using one is read only when sure
 
 
 def min_channel(rgb):
@@ -137,21 +139,86 @@ def ink_components(rgb, mn=None, waists: bool = False):
             cents = np.vstack([cents, pcents[1:][split]])
             peeled = np.concatenate([peeled, peeled[whole[split]] | huge[split]])
     waist = _waist_splits(labels, stats[:n], side) if waists else None
+    got = _joined_fragments(ink, labels, stats[:n], cents[:n], side) \
+        if waists and JOIN_FRAGMENTS else None
     if opened is not None:
         stats = np.vstack([stats, opened[0].astype(stats.dtype)])
         cents = np.vstack([cents, opened[1]])
         peeled = np.concatenate([peeled, np.ones(len(opened[0]), bool)])
+    joined = np.zeros(len(stats), bool)
+    if got is not None:
+        stats = np.vstack([stats, got[0].astype(stats.dtype)])
+        cents = np.vstack([cents, got[1]])
+        peeled = np.concatenate([peeled, np.zeros(len(got[0]), bool)])
+        joined = np.concatenate([joined, np.ones(len(got[0]), bool)])
     second = np.zeros(len(stats), bool)
     if waist is not None:
         stats = np.vstack([stats, waist[0].astype(stats.dtype)])
         cents = np.vstack([cents, waist[1]])
         peeled = np.concatenate([peeled, np.zeros(len(waist[0]), bool)])
         second = np.concatenate([second, np.ones(len(waist[0]), bool)])
-    stats, cents, peeled, second = stats[1:], cents[1:], peeled[1:], second[1:]
+        joined = np.concatenate([joined, np.zeros(len(waist[0]), bool)])
+    stats, cents, peeled, second, joined = stats[1:], cents[1:], peeled[1:], second[1:], joined[1:]
     keep = _glyph_like(stats, side)
     if waists:
-        return stats[keep], cents[keep], peeled[keep], second[keep]
+        return stats[keep], cents[keep], peeled[keep], second[keep], joined[keep]
     return stats[keep], cents[keep], peeled[keep]
+
+
+JOIN_FRAGMENTS = True
+JOIN_MAX = 4
+JOIN_WHOLE = 0.6
+
+
+def _joined_fragments(ink, labels, stats, cents, side):
+    """A rank glyph whose thin strokes broke apart (a light serif face, blur) is several small
+    blobs: where blobs join when the ink is grown by a pixel (gaps of up to two pixels), two
+    to JOIN_MAX of them, and what they join into is glyph-like, the union is a blob too
+    (beside its parts): (stats, centres), or None. Not where two of the parts are each
+    nearly as long as the union (JOIN_WHOLE): those are two glyphs side by side, such as the
+    digits of a 10 (joined, read as a K at 100 % in held-out Gaps scene 12)."""
+    import cv2
+    import numpy as np
+    n = len(stats)
+    if n < 3:
+        return None
+    grown = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    m, glab, gstats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    # the grown blob each blob lies in (any of its pixels: a blob lies in one)
+    at = labels > 0
+    whole = np.zeros(n, glab.dtype)
+    whole[labels[at]] = glab[at]
+    whole = whole[1:]
+    count = np.bincount(whole, minlength=m)
+    look = (count >= 2) & (count <= JOIN_MAX)
+    look[0] = False
+    if not look.any():
+        return None
+    g = gstats.copy()
+    g[:, :2] += 1
+    g[:, 2:4] -= 2
+    keep = look & _glyph_like(np.maximum(g, 1), side)
+    if not keep.any():
+        return None
+    ids = np.flatnonzero(keep)
+    out_s, out_c = [], []
+    for gi in ids.tolist():
+        parts = np.flatnonzero(whole == gi) + 1
+        ps = stats[parts]
+        x0, y0 = ps[:, 0].min(), ps[:, 1].min()
+        x1, y1 = (ps[:, 0] + ps[:, 2]).max(), (ps[:, 1] + ps[:, 3]).max()
+        if (np.maximum(ps[:, 2], ps[:, 3]) >= JOIN_WHOLE * max(x1 - x0, y1 - y0)).sum() >= 2:
+            continue  # two whole glyphs side by side ("10"'s digits, a glyph and its pip)
+        area = ps[:, 4].sum()
+        out_s.append((x0, y0, x1 - x0, y1 - y0, area))
+        out_c.append((cents[parts] * ps[:, 4:5]).sum(0) / area)
+    if not out_s:
+        return None
+    s = np.array(out_s, np.int64)
+    ok = _glyph_like(s, side)
+    if not ok.any():
+        return None
+    return s[ok], np.array(out_c, np.float64)[ok]
 
 
 WAIST_LONG = 1.8   # a blob this many times as long as it is wide may be two glyphs joined
@@ -207,6 +274,12 @@ def _waist_splits(labels, stats, side):
     if not out_s:
         return None
     return np.array(out_s, np.int64), np.array(out_c, np.float64)
+
+
+def _within(points, boxes):
+    """Whether each point (x, y) lies in its box (x, y, w, h)."""
+    return ((points[:, 0] >= boxes[:, 0]) & (points[:, 0] < boxes[:, 0] + boxes[:, 2])
+            & (points[:, 1] >= boxes[:, 1]) & (points[:, 1] < boxes[:, 1] + boxes[:, 3]))
 
 
 def _glyph_like(stats, side):
@@ -356,14 +429,19 @@ def candidates(rgb, waists: bool = True) -> Candidates:
     mn = min_channel(rgb)
     got = ink_components(rgb, mn, waists=waists)
     stats, cents, peeled = got[:3]
-    second = got[3] if waists else None
-    # the blobs of waist cuts come last: the other pairs are made as without them (the same
-    # pairs in the same order), and those using one are added after
-    m0 = len(stats) - (int(second.sum()) if second is not None else 0)
+    second, joined = got[3:] if waists else (None, None)
+    # the blobs of joined fragments and waist cuts come last: the other pairs are made as
+    # without them (the same pairs in the same order), and those using one are added after
+    extra = second | joined if waists else None
+    m0 = len(stats) - (int(extra.sum()) if extra is not None else 0)
     pi, rj = _pairs(stats[:m0], cents[:m0], peeled[:m0])
     if m0 < len(stats):
         pi2, rj2 = _pairs(stats, cents, peeled)
-        cut = second[pi2] | second[rj2]
+        cut = extra[pi2] | extra[rj2]
+        # a joined blob holds its parts: never paired with one of them (a 10's digits and
+        # its pip joined, taken for a rank glyph beside that pip, read as a K)
+        cut &= ~(joined[pi2] & _within(cents[rj2], stats[pi2])
+                 | joined[rj2] & _within(cents[pi2], stats[rj2]))
         pi, rj = np.concatenate([pi, pi2[cut]]), np.concatenate([rj, rj2[cut]])
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     if len(pi):
@@ -371,4 +449,4 @@ def candidates(rgb, waists: bool = True) -> Candidates:
         F = features(g, c)
     else:
         F = np.zeros((0, 1), np.float32)
-    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second, cents)
+    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second, cents, joined)

@@ -173,7 +173,7 @@ def test_a_rank_glyph_blurred_into_its_pip_is_cut_at_the_waist_for_a_second_look
     near = [c for c in cents if abs(c[0] - 308) < 20 and abs(c[1] - 300) < 25]
     assert len(near) == 1  # one blob: no pair of its own
 
-    stats, cents, peeled, second = ink_components(img, waists=True)
+    stats, cents, peeled, second, _ = ink_components(img, waists=True)
     glyph = [i for i, c in enumerate(cents) if abs(c[0] - 308) < 4 and 283 <= c[1] <= 290]
     pip = [i for i, c in enumerate(cents) if abs(c[0] - 308) < 4 and 304 <= c[1] <= 312]
     assert glyph and pip
@@ -182,3 +182,47 @@ def test_a_rank_glyph_blurred_into_its_pip_is_cut_at_the_waist_for_a_second_look
                        and abs(c[1] - 300) < 25 and i not in glyph + pip]].any()
     pi, rj = _pairs(stats, cents, peeled)
     assert any(p in pip and r in glyph for p, r in zip(pi, rj, strict=True))
+
+
+def _broken_ring(gap):
+    """A red ring 16 pixels across (an "O" of an index), cut across at its top and at its
+    right by ``gap`` pixels of paper: a long arc and a short one, the way a thin serif glyph's
+    strokes break apart."""
+    img = np.full((1000, 1500, 3), PAPER, np.uint8)
+    cv2.circle(img, (400, 300), 7, RED, 2)
+    img[291:291 + 4, 400 - gap // 2:400 - gap // 2 + gap] = PAPER
+    img[300 - gap // 2:300 - gap // 2 + gap, 406:406 + 4] = PAPER
+    return img
+
+
+def _around(cents, x, y, r=12):
+    return [i for i, c in enumerate(cents) if abs(c[0] - x) < r and abs(c[1] - y) < r]
+
+
+def test_a_glyph_broken_into_fragments_is_joined_beside_them():
+    stats, cents, _ = ink_components(_broken_ring(2))
+    parts = _around(cents, 400, 300)
+    assert len(parts) == 2 and min(max(stats[i, 2:4]) for i in parts) <= 10  # (an arc short)
+
+    stats, cents, peeled, second, joined = ink_components(_broken_ring(2), waists=True)
+    near = _around(cents, 400, 300)
+    whole = [i for i in near if joined[i]]
+    assert len(whole) == 1 and len(near) == 3  # the two arcs and the ring they make
+    x, y, w, h = stats[whole[0], :4]
+    assert 14 <= w <= 18 and 14 <= h <= 18 and abs(x + w / 2 - 400) <= 2
+    assert not second[near].any() and not peeled[near].any()
+
+
+def test_blobs_further_apart_than_a_broken_stroke_are_not_joined():
+    stats, cents, peeled, second, joined = ink_components(_broken_ring(5), waists=True)
+    assert len(_around(cents, 400, 300)) == 2 and not joined.any()
+
+
+def test_two_whole_glyphs_side_by_side_are_not_joined():
+    """The "1" and "0" of a 10 two pixels apart: joined they would be a crop the model never
+    saw (read as a K)."""
+    img = np.full((1000, 1500, 3), PAPER, np.uint8)
+    cv2.rectangle(img, (400, 292), (401, 307), RED, -1)
+    cv2.ellipse(img, (409, 300), (5, 7), 0, 0, 360, RED, 2)
+    stats, cents, peeled, second, joined = ink_components(img, waists=True)
+    assert len(_around(cents, 404, 300)) == 2 and not joined.any()
