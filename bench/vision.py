@@ -174,10 +174,9 @@ def calibration(n, clf):
 
 def main(argv=None):
     from companion.vision.model import load
-    from companion.vision.read import read_photo
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts
     ap = argparse.ArgumentParser(description="photo-reading benchmark")
-    ap.add_argument("--scenes", type=int, default=20, help="scenes per layout kind")
+    ap.add_argument("--scenes", type=int, default=20, help="scenes per layout kind (0: latency only)")
     ap.add_argument("--latency", type=int, default=3, help="12-megapixel photos timed")
     ap.add_argument("--base", type=int, default=7_000_000,
                     help="first scene seed (Klondike; Gaps +1000, Pyramid +2000)")
@@ -194,6 +193,17 @@ def main(argv=None):
               file=sys.stderr)
     clf = load()
     print(f"held-out fonts: {', '.join(os.path.basename(f) for f in fonts)}")
+    if a.scenes > 0:
+        accuracy(a, fonts, clf)
+    # latency on 12-megapixel JPEGs, end to end: what `companion scan PHOTO --variant V` does
+    latency(a, fonts)
+    return 0
+
+
+def accuracy(a, fonts, clf):
+    """The per-layout table, the face-down counts and the calibration bench."""
+    from companion.vision.read import read_photo
+    from companion.vision.synth import make_scene
     print(f"{'layout':10} {'scenes':>6} {'precision':>10} {'strict':>7} {'recall':>8} "
           f"{'uncertain':>10} {'exact':>7} {'read s':>7}")
     tot = [0, 0, 0, 0, 0]
@@ -242,10 +252,14 @@ def main(argv=None):
     for line in downs:
         print(line)
     calibration(a.scenes // 2, clf)
-    # latency on 12-megapixel JPEGs, end to end: what `companion scan PHOTO --variant V` does
+
+
+def latency(a, fonts):
+    """Seconds per 12-megapixel JPEG, end to end (``--latency`` photos per layout)."""
     import cv2
 
     from companion.vision.scan import scan_photo
+    from companion.vision.synth import make_scene
     for kind in ("klondike", "gaps") if a.latency > 0 else ():
         lat = []
         with tempfile.TemporaryDirectory() as tmp:
@@ -259,7 +273,6 @@ def main(argv=None):
         print(f"latency per 12-megapixel photo, {kind} (4000x3000 JPEG; load, QR code, read, "
               f"piles, backs; {os.cpu_count()} CPUs): median {statistics.median(lat):.2f} s, "
               f"max {max(lat):.2f} s")
-    return 0
 
 
 if __name__ == "__main__":
