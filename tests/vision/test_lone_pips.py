@@ -1,5 +1,6 @@
 """An index whose rank glyph is no blob of its own: its pip alone is found, and the glyph is
-looked for where the indices read surely around it have theirs (`read._lone_pips`).
+looked for where the indices read surely around it have theirs (`read._lone_pips`); and the
+other way round, a rank glyph whose pip is no blob of its own (`read.LONE_GLYPHS`).
 
 Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws them): a rank
 glyph joined to the strip of table along its card's edge, or drawn in a four-colour deck's
@@ -24,10 +25,11 @@ def _scene(seed, kind):
     return make_scene(seed, kind, fonts=fonts)
 
 
-def _read(sc, lone: bool, monkeypatch):
+def _read(sc, lone: bool, monkeypatch, glyphs: bool = False):
     from companion.vision import detect, read
     from companion.vision.model import load
     monkeypatch.setattr(read, "LONE_PIPS", lone)
+    monkeypatch.setattr(read, "LONE_GLYPHS", glyphs)
     # (the lone pips alone: scene 283's K, broken from the table's strip, is read from its
     # fragments joined as well, see test_joined.py)
     monkeypatch.setattr(detect, "JOIN_FRAGMENTS", False)
@@ -71,3 +73,19 @@ def test_a_four_colour_decks_faint_blue_ranks_are_read_from_their_pips(monkeypat
     assert all(_near(sc, dets, t) for t in found)
     shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
     assert after <= shown
+
+
+@pytest.mark.parametrize("seed, card", [(7_000_447, "Qh"), (7_000_102, "Kh")])
+def test_a_pip_joined_to_the_table_is_found_from_its_rank_glyph(monkeypatch, seed, card):
+    """Held-out Klondike scenes 447 and 102: a court card's ♥ touches the card's edge (or its
+    picture's frame) and joins the dark table in one blob, so its rank glyph had no pip to
+    pair with; the pip is looked for where the indices around have theirs, and read where
+    its ink is."""
+    sc = _scene(seed, "klondike")
+    before = _sure(_read(sc, True, monkeypatch))
+    assert card not in before
+    dets = _read(sc, True, monkeypatch, glyphs=True)
+    after = _sure(dets)
+    assert card in after and _near(sc, dets, card)
+    shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
+    assert after - before <= shown
