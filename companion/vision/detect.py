@@ -141,23 +141,20 @@ def ink_components(rgb, mn=None, waists: bool = False):
     waist = _waist_splits(labels, stats[:n], side) if waists else None
     got = _joined_fragments(ink, labels, stats[:n], cents[:n], side) \
         if waists and JOIN_FRAGMENTS else None
-    if opened is not None:
-        stats = np.vstack([stats, opened[0].astype(stats.dtype)])
-        cents = np.vstack([cents, opened[1]])
-        peeled = np.concatenate([peeled, np.ones(len(opened[0]), bool)])
-    joined = np.zeros(len(stats), bool)
+    # the blobs added beside the components, each group as (stats, centres, peeled, kind):
+    # kind 1 the joined fragments, 2 the sides of a waist (the opened blobs are peeled)
+    added = [(opened[0], opened[1], True, 0)] if opened is not None else []
     if got is not None:
-        stats = np.vstack([stats, got[0].astype(stats.dtype)])
-        cents = np.vstack([cents, got[1]])
-        peeled = np.concatenate([peeled, np.zeros(len(got[0]), bool)])
-        joined = np.concatenate([joined, np.ones(len(got[0]), bool)])
-    second = np.zeros(len(stats), bool)
+        added.append((got[0], got[1], False, 1))
     if waist is not None:
-        stats = np.vstack([stats, waist[0].astype(stats.dtype)])
-        cents = np.vstack([cents, waist[1]])
-        peeled = np.concatenate([peeled, np.zeros(len(waist[0]), bool)])
-        second = np.concatenate([second, np.ones(len(waist[0]), bool)])
-        joined = np.concatenate([joined, np.zeros(len(waist[0]), bool)])
+        added.append((waist[0], waist[1], False, 2))
+    kind = np.zeros(len(stats), np.int8)
+    for s_, c_, p_, k_ in added:
+        stats = np.vstack([stats, s_.astype(stats.dtype)])
+        cents = np.vstack([cents, c_])
+        peeled = np.concatenate([peeled, np.full(len(s_), p_)])
+        kind = np.concatenate([kind, np.full(len(s_), k_, np.int8)])
+    second, joined = kind == 2, kind == 1
     stats, cents, peeled, second, joined = stats[1:], cents[1:], peeled[1:], second[1:], joined[1:]
     keep = _glyph_like(stats, side)
     if waists:
