@@ -273,12 +273,6 @@ def _waist_splits(labels, stats, side):
     return np.array(out_s, np.int64), np.array(out_c, np.float64)
 
 
-def _within(points, boxes):
-    """Whether each point (x, y) lies in its box (x, y, w, h)."""
-    return ((points[:, 0] >= boxes[:, 0]) & (points[:, 0] < boxes[:, 0] + boxes[:, 2])
-            & (points[:, 1] >= boxes[:, 1]) & (points[:, 1] < boxes[:, 1] + boxes[:, 3]))
-
-
 def _glyph_like(stats, side):
     """Which blobs (rows of x, y, w, h, area) could be a glyph or a pip of an index in a
     photo ``side`` pixels wide: not too small, too large or too sparse."""
@@ -435,10 +429,6 @@ def candidates(rgb, waists: bool = True) -> Candidates:
     if m0 < len(stats):
         pi2, rj2 = _pairs(stats, cents, peeled)
         cut = extra[pi2] | extra[rj2]
-        # a joined blob holds its parts: never paired with one of them (a 10's digits and
-        # its pip joined, taken for a rank glyph beside that pip, read as a K)
-        cut &= ~(joined[pi2] & _within(cents[rj2], stats[pi2])
-                 | joined[rj2] & _within(cents[pi2], stats[rj2]))
         pi, rj = np.concatenate([pi, pi2[cut]]), np.concatenate([rj, rj2[cut]])
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     if len(pi):

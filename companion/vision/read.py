@@ -349,6 +349,9 @@ LONE_CLEAR = 0.4
 """No blob of its own (not one peeled off other ink) within this many index sizes of where
 the glyph should be: there the pair was looked at already, or it is the next pip of a number
 card's centre."""
+GLYPH_ROWS, PIP_ROWS, WINDOW_COLS = slice(7, 18), slice(22, 33), slice(11, 21)
+"""Where a rank glyph and a pip lie in an upright crop (:func:`~companion.vision.detect.crops`,
+40 rows by 32, the glyph's centre at row 12, the pip's at row 28)."""
 LONE_DARK, LONE_INK, LONE_DARKEST = 0.7, 0.15, 0.6
 """Ink where the glyph should be, in the upright crop made contrast-normal (0 the darkest ink,
 1 the paper): at least LONE_INK of the glyph's window darker than LONE_DARK, and some of it
@@ -417,8 +420,8 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False):
     # bare paper
     gf = g.reshape(len(g), -1).astype(np.float32)
     lo, hi = np.percentile(gf, (3, 97), axis=1)[:, :, None, None]
-    rows = slice(22, 33) if glyphs else slice(7, 18)  # (the pip's place, or the glyph's)
-    win = (g[:, rows, 11:21] - lo) / np.maximum(hi - lo, 12)
+    rows = PIP_ROWS if glyphs else GLYPH_ROWS
+    win = (g[:, rows, WINDOW_COLS] - lo) / np.maximum(hi - lo, 12)
     inked = np.flatnonzero(((win < LONE_DARK).mean((1, 2)) >= LONE_INK)
                            & (win.min((1, 2)) < LONE_DARKEST))
     if not len(inked):
@@ -457,16 +460,15 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False):
 
 
 def _ink_centre(win, P, R):
-    """The centre of the ink (darker than :data:`LONE_DARK`) in each pip window ``win`` of
-    the upright crops made with their pips at ``P`` and rank glyphs at ``R`` (rows 22-32 and
-    columns 11-20 of :func:`~companion.vision.detect.crops`' 40 by 32), as a place in the
-    image: the pips, found."""
+    """The centre of the ink (darker than :data:`LONE_DARK`) in each pip window ``win``
+    (:data:`PIP_ROWS`, :data:`WINDOW_COLS`) of the upright crops made with their pips at
+    ``P`` and rank glyphs at ``R``, as a place in the image: the pips, found."""
     import numpy as np
 
     from .detect import ACROSS, ALONG, CROP_H, CROP_W
     ink = (win < LONE_DARK).astype(np.float64)
     n = ink.sum((1, 2))
-    ys, xs = np.mgrid[22:33, 11:21] + 0.5
+    ys, xs = np.mgrid[PIP_ROWS, WINDOW_COLS] + 0.5
     cy = (ink * ys).sum((1, 2)) / np.maximum(n, 1)
     cx = (ink * xs).sum((1, 2)) / np.maximum(n, 1)
     d = np.hypot(*(R - P).T)[:, None]

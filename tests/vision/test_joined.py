@@ -66,3 +66,4 @@ def test_two_glyphs_side_by_side_are_not_read_as_one(monkeypatch):
     monkeypatch.undo()  # (the rule as it stands)
     for dets in (_read(sc, monkeypatch, sure=0.0), _read(sc, monkeypatch)):
         assert _texts(dets, True) == [] and _texts(dets, False) == _texts(plain, False)
+
