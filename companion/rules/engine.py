@@ -200,6 +200,11 @@ class Engine:
         # Whether a move between piles changes nothing but them, their face-down counts and
         # the idle flag (apply's fast path).
         self.plain_move = not (self.auto_discard or self.refill or self.autofill)
+        # Whether the moves up to the foundations (from anywhere but a foundation) are just
+        # :meth:`_gen_to_foundations`' (gen_up's fast path).
+        self.plain_up = names >= {"_gen_to_foundations"} and not (
+            self.fill_first or self.strict_last or self.force_aces) \
+            and not names & {"_gen_discards", "_gen_pairs", "_gen_folds", "_gen_gaps"}
 
     # ------------------------------------------------------------------ generation
     def gen(self, pos) -> list[Raw]:
@@ -249,6 +254,17 @@ class Engine:
             self._gen_onto_waste(pos, out)
         if self.can_stock(pos):
             out.append((STOCK, S, 0, -1))
+        return out
+
+    def gen_up(self, pos) -> list[Raw]:
+        """Only the legal moves that send a card up to a foundation from another pile: the
+        same moves, in the same order, as filtering :meth:`gen`, without generating the rest
+        (what the solver's safe moves look at)."""
+        if not self.plain_up:
+            F = self.Fset
+            return [m for m in self.gen(pos) if m[0] == MOVE and m[3] in F and m[1] not in F]
+        out: list[Raw] = []
+        self._gen_to_foundations(pos, out)
         return out
 
     def gen_from(self, pos, i: int) -> list[Raw]:

@@ -260,6 +260,9 @@ class Knowledge:
         # can deal every card first: dealing is a safe move.
         self.deal_first = known and v.accordion is not None and bool(v.stock) \
             and v.stock.deal == "line" and v.stock.passes == 1
+        # Whether the safe moves (:meth:`safe_move`) are all moves up to the foundations, so
+        # that the engine's moves up alone find them (``gen_up``).
+        self.safe_up = not self.deal_first
         self.keep_piles_filled = bool(v.stock) and v.stock.no_empty_tableau
         self.clear_tableau = v.win == "tableau-empty"
         self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
@@ -947,6 +950,7 @@ NEEDED_KEPT = 20_000  # the most foundation states whose wanted cards are kept (
 _ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
 _SCORE_AND_TURNS = itemgetter(0, 1)  # a scored child's sort key: its score, then its turns
 _SCORE = itemgetter(0)
+LATER = (None,)  # a stored position's legal moves, not generated yet (see ``settle``)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1152,6 +1156,17 @@ BEAM_G = 0.5
 # Klondike-Solver's count of the moves left (the digging, the talon's turns, its weights)
 # as the dive's measure: 185 and 190, the same within the runs' spread.
 DIVE_G = 0.5
+# The narrow looks' and the whole search's slices a round, where they run side by side (see
+# :func:`_drive`). A round gives each its slices of positions, and their positions do not cost
+# the same: in Klondike the dive's cost some three times the depth-first look's, the beam's
+# twice (the children of a position are all played and settled to weigh them, and few are
+# kept). With a slice each, the dive took some 40 % of the time, the whole search 13 %.
+# Fitted on each search's time to a verdict alone (Klondike seeds 1-200, draw 1 and 3, at most
+# 5 s each), replayed as the portfolio shares the time (``bench/looks.py``): 191 and 192
+# resolved with a slice each (the portfolio's own runs: 191 and 193), 192 and 193 with these
+# (and some twenty settings near them); the best of the grid 1-4, each draw fitted alone: 192
+# and 194. Seeds 201-300, not fitted on: draw 1, 92 -> 93; draw 3, 90 either way.
+NARROW_SHARES = {"depth": 2, "best": 2, "beam": 1, "dive": 1, "prover": 2}
 
 
 def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
@@ -1213,6 +1228,9 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     if not active:  # nothing runs before them
         active, waiting = waiting, []
     shares = [1] * len(runs)
+    if not open_game:  # the narrow looks and the whole search (see NARROW_SHARES)
+        shares = [NARROW_SHARES.get("prover" if r == "prover" else how, 1) if len(plan) > 1
+                  else 1 for r, (how, _) in zip(roles, plan, strict=True)]
     spent_memory = False
 
     def finish(r: SolveResult, reason: str | None = None) -> SolveResult:
@@ -1322,6 +1340,10 @@ OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10}
 # (before the fast prover's digging order), with 40: 184.
 FAST_PROVER = True
 EXHAUST_SHARE = 28
+
+# Whether a best-first search generates a stored position's legal moves only when it expands
+# it (see ``settle`` in :func:`_steps`), the safe moves played before from the moves up alone.
+DEFER_MOVES = True
 
 # About how many bytes one stored position takes (its key, and the set's slot).
 _BYTES_PER_STATE = 150
@@ -1581,20 +1603,25 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     stranded = kn.strander(pos)
     won, may_block = win_test(eng), eng.may_block  # (work.is_won(), one call less)
 
-    def settle(root=False):
-        """Play safe moves; return (pushes, legal moves), moves None when the game is over."""
+    gen_up = eng.gen_up
+
+    def settle(root=False, defer=False):
+        """Play safe moves; return (pushes, legal moves), moves None when the game is over.
+        With ``defer``, only the moves up to the foundations are generated (all the safe
+        moves need), and the legal moves are returned as LATER: left for when the position
+        is expanded, which most positions a best-first search stores never are."""
         k = 0
         while True:
             if won(work):
                 return k, None
             if may_block and work.is_blocked():
                 return k, []
-            ms = eng.gen(work)  # (work.raw_moves(), one call less)
+            ms = gen_up(work) if defer else eng.gen(work)  # (gen: work.raw_moves())
             sm = kn.safe_move(work, ms)
             if sm is None:
                 if stranded is not None and stranded(work, root):
                     return k, []
-                return k, ms
+                return k, LATER if defer else ms
             work.push_raw(sm)
             k += 1
 
@@ -1839,8 +1866,15 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         # positions put on it never are; the heap holds its legal moves till then), except
         # where working them out may find a win (a scan through the stock played on the
         # position itself) or draws the jitter's random numbers, whose order must not
-        # change: there as soon as the position is met.
+        # change: there as soon as the position is met. (Drawn as the positions are
+        # expanded, Klondike's restarted best-first look took 7-10 % less time a position
+        # but won no more: seeds 1-200 at 5 s, 169 and 165 won with draw 1 and 3, against
+        # 170 and 165, in more time.)
         lazy = jitter is None and (kn.probe or not kn.macro)
+        # Lazier still where the safe moves need only the moves up (see ``settle``): a
+        # position's legal moves too are generated only when it is expanded. (A position
+        # with no legal move is then stored, and found to have none when expanded.)
+        defer = lazy and DEFER_MOVES and kn.safe_up
         heap = [(0, kn.progress(work, measure), 0, work, None, kids, 0)]
         root_pos = work
         while heap:
@@ -1849,7 +1883,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 nodes += 1
                 if lazy:
                     work = node_pos
-                    kids = children(kids)
+                    kids = children(eng.gen(work) if kids is LATER else kids)
             kept = []
             for seq in kids:
                 q = node_pos.copy()
@@ -1861,7 +1895,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 if not fresh(key(q), q):
                     continue
                 work = q
-                k, ms = settle()
+                k, ms = settle(defer=defer)
                 if ms is None:
                     return result(WON, f"won after searching {nodes} positions",
                                   _line(root_line, node) + q.history)

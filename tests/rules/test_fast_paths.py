@@ -44,3 +44,14 @@ def test_tableau_moves_lift_the_units_the_engine_names(key, seed, rng):
             if kind == MOVE and a in eng.Tset and b in eng.Tset:
                 sizes = eng.space_units(pos, a) if not pos.piles[b] else eng.units(pos, a)
                 assert n in tuple(sizes)
+
+
+@pytest.mark.parametrize("key", variant_keys())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
+def test_moves_up_match_the_full_generator(key, seed, rng):
+    # What the solver's safe moves look at, generated alone (Engine.gen_up).
+    for pos, moves in _walk(deal(key, seed), rng):
+        F = pos.engine.Fset
+        assert pos.engine.gen_up(pos) == [m for m in moves
+                                          if m[0] == MOVE and m[3] in F and m[1] not in F]

@@ -8,7 +8,7 @@ import pytest
 from solverhelp import made, naive, small_golf, small_klondike, small_streets
 
 from companion.cards import code_text
-from companion.rules import Position, deal
+from companion.rules import Position, deal, variant_keys
 from companion.rules.engine import MOVE
 from companion.solver import Limits, SolverError, solve
 from companion.solver.search import _search, knowledge
@@ -388,6 +388,30 @@ def test_safe_moves_only_when_nothing_can_still_need_the_card():
         pos = made("klondike", {**base, "f3": f3, "f4": f4})
         m = kn.safe_move(pos, pos.raw_moves())
         assert (m is not None and pos.engine.text(m) == "t1 f") == safe, (f3, f4)
+
+
+@pytest.mark.parametrize("key", variant_keys())
+def test_the_moves_up_alone_find_the_same_safe_move_as_all_the_moves(key):
+    # A best-first search plays a stored position's safe moves from the engine's moves up
+    # alone (its legal moves generated only when it is expanded): that must be the safe
+    # move all the moves give, wherever the search does it (Knowledge.safe_up).
+    kn = knowledge(deal(key, 1).variant)
+    if not kn.safe_up:
+        return
+    rng = random.Random(3)
+    found = 0
+    for seed in range(1, 6):
+        pos = deal(key, seed)
+        for _ in range(150):
+            moves = pos.raw_moves()
+            if not moves or pos.is_won():
+                break
+            want = kn.safe_move(pos, moves)
+            assert kn.safe_move(pos, pos.engine.gen_up(pos)) == want
+            found += want is not None
+            pos.push_raw(want or rng.choice(moves))
+    if kn.auto and key in ("klondike", "streets-and-alleys", "forty-thieves"):
+        assert found  # (the walks met safe moves to check)
 
 
 def test_with_foundation_return_a_card_goes_up_at_once_only_if_no_chain_could_use_it():
