@@ -1165,7 +1165,8 @@ DIVE_G = 0.5
 # 5 s each), replayed as the portfolio shares the time (``bench/looks.py``): 191 and 192
 # resolved with a slice each (the portfolio's own runs: 191 and 193), 192 and 193 with these
 # (and some twenty settings near them); the best of the grid 1-4, each draw fitted alone: 192
-# and 194. Seeds 201-300, not fitted on: draw 1, 92 -> 93; draw 3, 90 either way.
+# and 194. Seeds 201-300, not fitted on: draw 1, 92 -> 93; draw 3, 90 either way (the
+# portfolio's own runs there: 93 and 90, before and after).
 NARROW_SHARES = {"depth": 2, "best": 2, "beam": 1, "dive": 1, "prover": 2}
 
 
