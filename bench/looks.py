@@ -86,7 +86,7 @@ def resolved(data, shares, budget):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--draw", type=int, default=1, choices=(1, 3))
-    ap.add_argument("--seeds", default="1-200", help="a range, as survey takes it")
+    ap.add_argument("--seeds", default="1-200", help="seeds as survey takes them: 1-200, or 1-10,20,30-40")
     ap.add_argument("--timeout", type=float, default=5.0,
                     help="seconds for each search alone, and the portfolio's budget")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -105,8 +105,9 @@ def main(argv=None):
         budget = saved["timeout"]
     else:
         import multiprocessing
-        lo, _, hi = args.seeds.partition("-")
-        seeds = range(int(lo), int(hi or lo) + 1)
+
+        from companion.seeds import parse_seed_range
+        seeds = parse_seed_range(args.seeds)
         data = {}
         tasks = [(args.draw, s, args.timeout) for s in seeds]
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:

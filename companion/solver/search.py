@@ -1230,9 +1230,9 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     if not active:  # nothing runs before them
         active, waiting = waiting, []
     shares = [1] * len(runs)
-    if not open_game:  # the narrow looks and the whole search (see NARROW_SHARES)
-        shares = [NARROW_SHARES.get("prover" if r == "prover" else how, 1) if len(plan) > 1
-                  else 1 for r, (how, _) in zip(roles, plan, strict=True)]
+    if not open_game and len(plan) > 1:  # the narrow looks and the whole search
+        shares = [NARROW_SHARES["prover" if r == "prover" else how]
+                  for r, (how, _) in zip(roles, plan, strict=True)]
     spent_memory = False
 
     def finish(r: SolveResult, reason: str | None = None) -> SolveResult:
