@@ -28,15 +28,17 @@ bench: $(STAMP)
 	$(BIN)/python bench/solver.py
 
 # The card recognizer's model in models/, rebuilt from generated scenes (CPU only; see
-# models/README.md for how long it takes): 500 scenes whose rank glyphs are drawn in many more
-# free typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS, installed here first where apt-get is and
-# they are missing; FONTS=train: the five DejaVu faces only), 128 hidden units; then the refiner
+# models/README.md for how long it takes): a small convolutional network trained with JAX and
+# written as ONNX (the training tools, `pip install .[train]`, are installed into .venv first;
+# nothing at run time needs them) on 500 scenes whose rank glyphs are drawn in many free
+# typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS, installed here first where apt-get is and
+# they are missing; FONTS=train: the five DejaVu faces only), EPOCHS passes; then the refiner
 # beside it (`make refiner` alone: REFINE_SCENES scenes of their own, the same fonts, 64 hidden
 # units; about 8 minutes on one core).
 SCENES ?= 500
+EPOCHS ?= 14
 REFINE_SCENES ?= 300
 FONTS ?= extra
-HIDDEN ?= 128
 EXTRA_FONT_PACKAGES = fonts-noto-core fonts-roboto-unhinted fonts-open-sans fonts-lato \
 	fonts-cantarell fonts-texgyre fonts-crosextra-carlito fonts-crosextra-caladea fonts-inter \
 	fonts-oxygen fonts-dejavu-extra
@@ -44,7 +46,8 @@ model: $(STAMP)
 	-[ "$(FONTS)" != extra ] || ! command -v apt-get >/dev/null || \
 		dpkg -s $(EXTRA_FONT_PACKAGES) >/dev/null 2>&1 || \
 		(apt-get update -qq && apt-get install -y -qq --no-install-recommends $(EXTRA_FONT_PACKAGES))
-	$(BIN)/python -m companion.vision.train --scenes $(SCENES) --fonts $(FONTS) --hidden $(HIDDEN) --out models
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python -m companion.vision.convnet --scenes $(SCENES) --epochs $(EPOCHS) --fonts $(FONTS) --out models
 	$(MAKE) refiner
 
 refiner: $(STAMP)

@@ -260,6 +260,11 @@ def vanishing(dets):
     fit over the indices' own "up"s, again without those far off the first fit (an index's
     "up" from its pip and rank glyph can be off by tens of degrees). None: too few indices."""
     import numpy as np
+    # A 10's rank glyph is two blobs, and its index is read from its pip and either one: its
+    # "up" may be off by 30 degrees. Left out where enough other indices remain.
+    plain = [d for d in dets if d.code % 13 != 9]
+    if len(plain) >= 4:
+        dets = plain
     if len(dets) < 4:
         return None
     P = np.array([(d.x, d.y) for d in dets], np.float64)

@@ -31,6 +31,8 @@ class Candidates:
     comp_cents: object = None  # (m, 2) every component's centre
     joined: object = None  # (m,) whether each component is fragments joined into one (see
     #                        _joined_fragments): an index using one is read only when sure
+    crops: object = None   # (min-channel crops (n, CROP_H, CROP_W), RGB crops (n, CROP_H,
+    #                        CROP_W, 3)): what the recognizer reads (see :func:`crops`)
 
 
 def min_channel(rgb):
@@ -413,9 +415,10 @@ def features(g, c):
     return np.concatenate([hog, thumb, col * 3], 1)
 
 
-def candidates(rgb, waists: bool = True) -> Candidates:
+def candidates(rgb, waists: bool = True, describe: bool = True) -> Candidates:
     """The photo's candidate indices; with ``waists``, also those made of a blob's waist cut
-    (see :func:`_waist_splits`; the model was trained without them)."""
+    (see :func:`_waist_splits`; the model was trained without them). Each comes with its
+    upright crops, and with ``describe`` its HOG feature row (:func:`features`) too."""
     import numpy as np
     mn = min_channel(rgb)
     got = ink_components(rgb, mn, waists=waists)
@@ -433,7 +436,8 @@ def candidates(rgb, waists: bool = True) -> Candidates:
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)
     if len(pi):
         g, c = crops(rgb, mn, P, R)
-        F = features(g, c)
     else:
-        F = np.zeros((0, 1), np.float32)
-    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second, cents, joined)
+        g = np.zeros((0, CROP_H, CROP_W), np.uint8)
+        c = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+    F = features(g, c) if describe and len(pi) else np.zeros((0, 1), np.float32)
+    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second, cents, joined, (g, c))

@@ -19,6 +19,8 @@ MODEL_DIR = os.environ.get("COMPANION_MODEL_DIR") or os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "models")
 MODEL_FILE = "cards-mlp.yml.gz"
 META_FILE = "cards-mlp.json"
+CNN_FILE = "cards-cnn.onnx"
+CNN_META = "cards-cnn.json"
 SUMS_FILE = "SHA256SUMS"
 N_RANK, N_SUIT = 14, 5  # with "none"
 REBUILD = "run `make model` to rebuild it, or restore models/ from the repository"
@@ -72,9 +74,10 @@ def save_checked(out, net, meta, net_file, meta_file):
     write_sums(out, (net_file, meta_file))
 
 
-def load_checked(model_dir, net_file, meta_file, sums):
-    """(network, meta) of an OpenCV ``ANN_MLP`` file and its JSON beside it in ``model_dir``,
-    each checked against ``sums`` first (:func:`read_sums`); a clear error otherwise."""
+def load_checked(model_dir, net_file, meta_file, sums, reader=None):
+    """(network, meta) of an OpenCV ``ANN_MLP`` file (or what ``reader`` makes of the file's
+    path) and its JSON beside it in ``model_dir``, each checked against ``sums`` first
+    (:func:`read_sums`); a clear error otherwise."""
     import cv2
     for name in (net_file, meta_file):
         path = os.path.join(model_dir, name)
@@ -94,9 +97,10 @@ def load_checked(model_dir, net_file, meta_file, sums):
     try:
         with open(os.path.join(model_dir, meta_file), encoding="utf-8") as f:
             meta = json.load(f)
-        net = cv2.ml.ANN_MLP_load(os.path.join(model_dir, net_file))
+        net = (reader or cv2.ml.ANN_MLP_load)(os.path.join(model_dir, net_file))
     except (OSError, ValueError, cv2.error) as exc:
-        raise VisionError(f"the card model in {model_dir} cannot be loaded ({exc}); "
+        detail = " ".join(str(exc).split())   # (OpenCV's messages span lines)
+        raise VisionError(f"the card model in {model_dir} cannot be loaded ({detail}); "
                           f"{REBUILD}") from None
     if net is None or net.empty():
         raise VisionError(f"the card model {net_file} in {model_dir} is empty; {REBUILD}")
@@ -116,6 +120,64 @@ class Classifier:
         """(rank_probs (n, 14), suit_probs (n, 5)) for feature rows F."""
         return heads(self.net, self.meta, F, (N_RANK, N_SUIT), self.temperature)
 
+    def predict_crops(self, g, c):
+        """(rank_probs (n, 14), suit_probs (n, 5)) for upright crops: min channel g (n, H, W)
+        and RGB c (n, H, W, 3) (:func:`companion.vision.detect.crops`)."""
+        from .detect import features
+        return self.predict(features(g, c))
+
+
+class ConvClassifier(Classifier):
+    """The recognizer as a small convolutional network (ONNX, run by ``cv2.dnn``): it reads
+    the crops themselves (:func:`prepare`), not their HOG; the same two heads."""
+
+    BATCH = 512
+
+    def predict(self, F):  # pragma: no cover - it reads crops, not feature rows
+        raise TypeError("the convolutional recognizer reads crops: use predict_crops")
+
+    def predict_crops(self, g, c):
+        import numpy as np
+        n = len(g)
+        if not n:
+            return np.zeros((0, N_RANK)), np.zeros((0, N_SUIT))
+        x = prepare(g, c)
+        z = []
+        for at in range(0, n, self.BATCH):
+            self.net.setInput(x[at:at + self.BATCH])
+            z.append(self.net.forward().reshape(-1, N_RANK + N_SUIT))
+        return softmax_heads(np.concatenate(z).astype(np.float64), (N_RANK, N_SUIT),
+                             self.temperature)
+
+
+def prepare(g, c):
+    """The network's input (n, 4, H, W) float32: the min channel and R, G, B of each crop,
+    all four on the crop's contrast (its min channel's 3rd and 97th percentiles taken as
+    ink and paper, at least 12 levels apart), clipped to [0, 1.2]."""
+    import numpy as np
+    n = len(g)
+    gf = g.reshape(n, -1).astype(np.float32)
+    lo, hi = np.percentile(gf, (3, 97), axis=1).astype(np.float32)[:, :, None, None]
+    scale = np.maximum(hi - lo, 12)
+    x = np.empty((n, 4) + g.shape[1:], np.float32)
+    x[:, 0] = np.clip((g - lo) / scale, 0, 1.2)
+    for k in range(3):
+        x[:, 1 + k] = np.clip((c[..., k] - lo) / scale, 0, 1.2)
+    return x
+
+
+def softmax_heads(out, sizes, temperature):
+    """Each head's outputs (``sizes`` columns each, in order) as probabilities: a softmax at
+    ``temperature``."""
+    import numpy as np
+    probs, at = [], 0
+    for k in sizes:
+        z = out[:, at:at + k] * temperature
+        e = np.exp(z - z.max(1, keepdims=True))
+        probs.append(e / e.sum(1, keepdims=True))
+        at += k
+    return tuple(probs)
+
 
 def heads(net, meta, F, sizes, temperature):
     """The probabilities of each head of an ``ANN_MLP`` (its outputs in order, ``sizes``
@@ -127,13 +189,7 @@ def heads(net, meta, F, sizes, temperature):
     mu = np.asarray(meta["mean"], np.float32)
     sd = np.asarray(meta["std"], np.float32)
     _, out = net.predict(((F - mu) / sd).astype(np.float32))
-    probs, at = [], 0
-    for k in sizes:
-        z = out[:, at:at + k] * temperature
-        e = np.exp(z - z.max(1, keepdims=True))
-        probs.append(e / e.sum(1, keepdims=True))
-        at += k
-    return tuple(probs)
+    return softmax_heads(out, sizes, temperature)
 
 
 def reweigh(p, cols, factor) -> None:
@@ -145,17 +201,25 @@ def reweigh(p, cols, factor) -> None:
     p[:, cols] = part / np.maximum(part.sum(1, keepdims=True), 1e-300) * keep
 
 
-_CACHE: dict[str, Classifier] = {}
+_CACHE: dict[tuple, Classifier] = {}
 
 
-def load(model_dir: str | None = None) -> Classifier:
-    """The classifier, after checking the model file against its SHA-256 checksum."""
+def load(model_dir: str | None = None, recognizer: str | None = None) -> Classifier:
+    """The classifier, after checking the model file against its SHA-256 checksum: the
+    convolutional recognizer where ``SHA256SUMS`` names it, else the earlier HOG + ANN_MLP
+    one (``recognizer="hog"``: that one, whatever the sums name)."""
     model_dir = model_dir or MODEL_DIR
-    if model_dir in _CACHE:
-        return _CACHE[model_dir]
-    net, meta = load_checked(model_dir, MODEL_FILE, META_FILE, read_sums(model_dir))
-    clf = Classifier(net, meta)
+    if (model_dir, recognizer) in _CACHE:
+        return _CACHE[model_dir, recognizer]
+    sums = read_sums(model_dir)
+    if CNN_FILE in sums and recognizer != "hog":
+        import cv2
+        net, meta = load_checked(model_dir, CNN_FILE, CNN_META, sums, cv2.dnn.readNetFromONNX)
+        clf = ConvClassifier(net, meta)
+    else:
+        net, meta = load_checked(model_dir, MODEL_FILE, META_FILE, sums)
+        clf = Classifier(net, meta)
     from .refine import load as load_refiner
     clf.refiner = load_refiner(model_dir)
-    _CACHE[model_dir] = clf
+    _CACHE[model_dir, recognizer] = clf
     return clf

@@ -254,10 +254,10 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     from .detect import candidates
     from .model import load
     clf = clf or load()
-    c = candidates(rgb)
+    c = candidates(rgb, describe=False)
     if len(c.pip) == 0:
         return Reading()
-    pr, ps = clf.predict(c.features)
+    pr, ps = clf.predict_crops(*c.crops)
     obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
     taken = obj > OBJECTNESS
     if c.second is not None:
@@ -371,7 +371,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False):
     held-out Klondike scene 341's Q♠), and the pip is looked for."""
     import numpy as np
 
-    from .detect import crops, features, min_channel
+    from .detect import crops, min_channel
     sure = [d for d in dets if d.confidence >= 0.9]
     if len(sure) < 3 or c.comp_cents is None:
         return []
@@ -434,7 +434,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False):
         P = _ink_centre(win[inked], P, R)
         g, cc = crops(rgb, min_channel(rgb), P, R)
         inked = np.arange(len(P))
-    pr, ps = clf.predict(features(g[inked], cc[inked]))
+    pr, ps = clf.predict_crops(g[inked], cc[inked])
     obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
     keep = np.flatnonzero(obj > OBJECTNESS)
     if not len(keep):

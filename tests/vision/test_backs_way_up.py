@@ -42,3 +42,22 @@ def test_the_backs_name_the_way_up(monkeypatch):
     monkeypatch.setattr(piles, "BACKS_PER_CARD", 10**6)
     reading = piles.map_piles(read_photo(sc.image), "klondike", sc.image)
     assert sum(n or 0 for n in reading.face_down.values()) < sum(truth.values()) // 2
+
+
+def test_a_tens_up_does_not_turn_the_tables_way_up():
+    """A 10's index is read from its pip and either blob of "10", so its "up" may be 30
+    degrees off the card's: the table's way up is fitted over the other indices (held-out
+    Klondike scene 31, whose two 10s turned the fit and a column's count)."""
+    import math
+    from types import SimpleNamespace
+
+    from companion.vision.backs import up_at, vanishing
+    up = (0.0, -1.0)
+    cards = [SimpleNamespace(code=c, x=x, y=500.0, up=up)
+             for c, x in ((0, 100.0), (14, 300.0), (28, 500.0), (42, 700.0))]
+    tilt = math.radians(30)
+    tens = [SimpleNamespace(code=c, x=x, y=700.0, up=(math.sin(tilt), -math.cos(tilt)))
+            for c, x in ((9, 200.0), (22, 600.0))]
+    for x in (100.0, 500.0, 900.0):
+        ux, uy = up_at(vanishing(cards + tens), x, 600.0, up)
+        assert abs(ux) < 1e-6 and uy < 0

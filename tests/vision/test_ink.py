@@ -121,8 +121,8 @@ class _Sure:
     def __init__(self, p):
         self.p = p
 
-    def predict(self, features):
-        n = len(features)
+    def predict_crops(self, g, c):
+        n = len(g)
         pr = np.full((n, 14), (1 - self.p) / 13, np.float32)
         ps = np.full((n, 5), (1 - self.p) / 4, np.float32)
         pr[:, 12], ps[:, 1], pr[:, 13], ps[:, 4] = self.p, self.p, 0.0, 0.0

@@ -20,16 +20,27 @@ def model_copy(tmp_path, monkeypatch):
     return d
 
 
-def test_shipped_model_matches_its_checksum():
+def test_earlier_recognizer_reads_where_no_onnx_file_is_named(model_copy):
+    """The HOG + ANN_MLP recognizer still ships; a sums file that names no ONNX file (one
+    written before it) loads it, checked against its own sums."""
+    import numpy as np
     sums = model.read_sums(model.MODEL_DIR)
     for name in (model.MODEL_FILE, model.META_FILE):
         assert model.sha256(f"{model.MODEL_DIR}/{name}") == sums[name]
-    clf = model.load()
+    lines = (model_copy / model.SUMS_FILE).read_text().splitlines()
+    (model_copy / model.SUMS_FILE).write_text(
+        "".join(line + "\n" for line in lines if "cards-cnn" not in line))
+    clf = model.load(str(model_copy))
+    assert not isinstance(clf, model.ConvClassifier)
     assert clf.net.getLayerSizes()[-1] == model.N_RANK + model.N_SUIT
+    rng = np.random.default_rng(0)
+    c = rng.integers(0, 256, (3, 40, 32, 3), dtype=np.uint8)
+    pr, ps = clf.predict_crops(c.min(axis=3), c)
+    assert pr.shape == (3, model.N_RANK) and np.allclose(ps.sum(1), 1)
 
 
 def test_damaged_model_is_refused(model_copy):
-    p = model_copy / model.MODEL_FILE
+    p = model_copy / model.CNN_FILE
     data = bytearray(p.read_bytes())
     data[len(data) // 2] ^= 0xFF
     p.write_bytes(bytes(data))
@@ -41,7 +52,7 @@ def test_missing_model_or_sums(model_copy):
     (model_copy / model.SUMS_FILE).unlink()
     with pytest.raises(VisionError, match="checksum file"):
         model.load(str(model_copy))
-    (model_copy / model.MODEL_FILE).unlink()
+    (model_copy / model.CNN_FILE).unlink()
     with pytest.raises(VisionError, match="make model"):
         model.load(str(model_copy))
 
@@ -49,7 +60,7 @@ def test_missing_model_or_sums(model_copy):
 def test_scan_with_damaged_model_says_so(model_copy, monkeypatch, tmp_path, capsys):
     import numpy as np
     from PIL import Image
-    (model_copy / model.META_FILE).write_text("{}")
+    (model_copy / model.CNN_META).write_text("{}")
     monkeypatch.setattr(model, "MODEL_DIR", str(model_copy))
     photo = tmp_path / "p.png"
     Image.fromarray(np.full((300, 400, 3), 128, np.uint8)).save(photo)
