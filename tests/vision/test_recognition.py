@@ -49,7 +49,9 @@ def test_cards_read_on_generated_scenes(scenes):
     for sc in scenes:
         r, s, v = _score(sc, read_cards(sc.image))
         right, sure, visible = right + r, sure + s, visible + v
-    assert visible > 80
+    # (how many cards show depends on the fonts the scenes are drawn in: 78 with the two
+    # held-out DejaVu faces alone, 76 with the training faces, more with all held-out fonts)
+    assert visible >= 70
     assert right / sure >= MIN_PRECISION
     assert right / visible >= MIN_RECALL
 
