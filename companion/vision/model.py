@@ -108,6 +108,8 @@ def load_checked(model_dir, net_file, meta_file, sums, reader=None):
 
 
 class Classifier:
+    reads_waists = False  # a blob's waist cuts read only where the layout says a card lies
+
     def __init__(self, net, meta):
         self.net = net
         self.meta = meta
@@ -132,6 +134,7 @@ class ConvClassifier(Classifier):
     the crops themselves (:func:`prepare`), not their HOG; the same two heads."""
 
     BATCH = 512
+    reads_waists = True   # sure of a blob's waist cut (see read.WAIST_SURE)
 
     def predict(self, F):  # pragma: no cover - it reads crops, not feature rows
         raise TypeError("the convolutional recognizer reads crops: use predict_crops")

@@ -260,11 +260,14 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     pr, ps = clf.predict_crops(*c.crops)
     obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
     taken = obj > OBJECTNESS
+    waist = np.zeros(len(obj), bool)
     if c.second is not None:
         # a blob's waist cut (a rank glyph and its pip blurred together, or often a bit of
-        # a back's pattern): such an index is looked at only where the layout says a card
-        # lies (the photo's ``latent`` candidates), neither read nor refined here
-        taken &= ~(c.second[c.pip_id] | c.second[c.rank_id])
+        # a back's pattern): such an index is read here only when sure (WAIST_SURE), else
+        # looked at only where the layout says a card lies (the photo's ``latent``)
+        waist = c.second[c.pip_id] | c.second[c.rank_id]
+        if not (WAIST_SURE and getattr(clf, "reads_waists", False)):
+            taken &= ~waist
     keep = np.flatnonzero(taken)
     if not len(keep):
         return Reading()
@@ -278,18 +281,23 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         # often a bit of a line than a glyph: an index using one is read only when sure
         freed = c.peeled[c.pip_id[keep]] | c.peeled[c.rank_id[keep]]
         score[freed & (score < FREED_SURE)] = -1.0
+    if WAIST_SURE:
+        score[waist[keep] & (score < WAIST_SURE)] = -1.0
     if SIZE_RATIO:
         # one deck's indices are all of a size (up to the photo's perspective): a candidate
         # far larger than those read surely is ink of several cards taken for one index
         sure = score > 0.9
         if sure.sum() >= 3:
             score[dist > SIZE_RATIO * np.median(dist[sure])] = -1.0
-    ranked = np.argsort(-score)
+    # the readings of waist cuts after all others: a cut's half of a glyph reads as another
+    # glyph (a J's stem and hook as a 3), where the whole glyph is read right
+    cut = waist[keep]
+    ranked = np.lexsort((-score, cut))
     used: set[int] = set()
     raw: list[Detection] = []
     for k, i in zip(ranked, keep[ranked], strict=True):
         if score[k] < 0:
-            break
+            continue
         a, b = int(c.pip_id[i]), int(c.rank_id[i])
         if a in used or b in used:
             continue
@@ -297,11 +305,12 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         if c.joined is not None and (c.joined[a] or c.joined[b]) and t.confidence < JOINED_SURE:
             continue  # (its blobs are left to the readings of their parts)
         used.update((a, b))
-        raw.append(t)
-    # spatial suppression: two readings of the same spot keep the better
-    raw.sort(key=lambda t: -t.confidence)
+        raw.append((bool(cut[k]), t))
+    # spatial suppression: two readings of the same spot keep the better (a waist cut's
+    # the worse)
+    raw.sort(key=lambda wt: (wt[0], -wt[1].confidence))
     dets: list[Detection] = []
-    for t in raw:
+    for _, t in raw:
         if any(math.hypot(t.x - o.x, t.y - o.y) < 0.7 * max(t.size, o.size) for o in dets):
             continue
         dets.append(t)
@@ -322,6 +331,13 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
 # model was not trained on: "10"'s two digits joined read as Q (held-out Klondike scene 347,
 # 82 %). An index using such a blob is read only at JOINED_SURE or more.
 JOINED_SURE = 0.95
+
+# A rank glyph and its pip blurred into one blob are cut at its waist (``detect._waist_splits``);
+# the earlier (HOG) recognizer read back patterns' cuts as cards, so they were read only where
+# the layout said a card lay. The convolutional one reads a heart's index cut so (its pip's
+# lobes touch the glyph) at 99 %: with it (``reads_waists``), such an index is read when this
+# sure (0: never).
+WAIST_SURE = 0.95
 
 LONE_PIPS = True
 """Whether a pip with no rank glyph beside it is read by where its glyph should lie
