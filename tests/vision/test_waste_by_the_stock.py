@@ -1,0 +1,53 @@
+"""Klondike's waste fan laid close to the stock: its deepest card lies over the stock's column
+(`piles.STOCK_COLUMN_FAN`). The stock lies face down, so a face-up card there is the waste's,
+where the waste's own column has a card too; a top row with none there says the columns start
+further right (t1 empty).
+
+Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws them)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("cv2")
+
+
+def _scene(n):
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    fonts = available_fonts(HELDOUT_FONTS)
+    if len(fonts) != len(HELDOUT_FONTS):
+        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
+                    "all installed: the scene is drawn in another font")
+    return make_scene(7_000_000 + n, "klondike", fonts=fonts)
+
+
+def _piles(sc, monkeypatch, rule):
+    from companion.vision import piles
+    from companion.vision.model import load
+    from companion.vision.read import read_photo
+    monkeypatch.setattr(piles, "STOCK_COLUMN_FAN", rule)
+    reading = piles.map_piles(read_photo(sc.image, load()), "klondike", sc.image)
+    return {k: [d.code for d in ds] for k, ds in reading.piles.items()}
+
+
+def _truth(sc, pile):
+    return [c["code"] for c in sorted(sc.cards, key=lambda c: c["order"]) if c["pile"] == pile]
+
+
+@pytest.mark.parametrize("n", [130, 212])
+def test_the_fans_deepest_card_over_the_stock_is_the_wastes(n, monkeypatch):
+    sc = _scene(n)
+    want = _truth(sc, "w")
+    assert len(want) == 3
+    assert _piles(sc, monkeypatch, False).get("w") == want[1:]
+    assert _piles(sc, monkeypatch, True).get("w") == want
+
+
+def test_a_top_row_with_nothing_in_the_wastes_column_still_shifts_the_columns(monkeypatch):
+    """Scene 404: t1 is empty; its waste lies over the stock's column only when the columns
+    are read from t1, so the rule leaves that reading alone."""
+    sc = _scene(404)
+    assert not _truth(sc, "t1")
+    got = _piles(sc, monkeypatch, True)
+    assert not got.get("t1") and got.get("t2") == _truth(sc, "t2")
+    assert got.get("w") == _truth(sc, "w")
