@@ -27,6 +27,8 @@ def _read(sc, monkeypatch, sure):
     from companion.vision import read
     from companion.vision.model import load
     monkeypatch.setattr(read, "WAIST_SURE", sure)
+    # (the blob whole is read as a whole index too, read._merged: the cuts alone here)
+    monkeypatch.setattr(read, "MERGED", False)
     return read.read_photo(sc.image, load())
 
 
