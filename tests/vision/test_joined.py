@@ -13,15 +13,6 @@ pytest.importorskip("cv2")
 from companion.cards import code_text
 
 
-def _scene(seed):
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    return make_scene(seed, "klondike", fonts=fonts)
-
-
 def _read(sc, monkeypatch, join=True, sure=0.95):
     from companion.vision import detect, read
     from companion.vision.model import load
@@ -36,11 +27,11 @@ def _texts(dets, uncertain: bool) -> list[str]:
     return sorted(code_text(d.code, False) for d in dets if d.uncertain == uncertain)
 
 
-def test_a_queen_whose_q_fell_apart_is_read(monkeypatch):
+def test_a_queen_whose_q_fell_apart_is_read(monkeypatch, held_out_scene):
     """Held-out Klondike scene 213: the Q♥ at the foot of a column (on the K♣) has a thin
     serif Q that thresholds into three specks, none of them paired with the ♥ well enough
     to read; joined, the Q reads 97 %, at one of the card's two indices."""
-    sc = _scene(7_000_213)
+    sc = held_out_scene(7_000_213)
     before = _read(sc, monkeypatch, join=False)
     assert "Qh" not in _texts(before, False)
     dets = _read(sc, monkeypatch)
@@ -52,14 +43,14 @@ def test_a_queen_whose_q_fell_apart_is_read(monkeypatch):
     assert set(_texts(dets, False)) - set(_texts(before, False)) == {"Qh"}
 
 
-def test_two_glyphs_side_by_side_are_not_read_as_one(monkeypatch):
+def test_two_glyphs_side_by_side_are_not_read_as_one(monkeypatch, held_out_scene):
     """Held-out Klondike scene 347: the "1" and "0" of a 10♠ join into one blob, a crop the
     model never saw, read Q♠ at 82 % (a second Q♠, the real one read at 87 %). Two parts
     each nearly as long as their union are not joined (`detect.JOIN_WHOLE`), and a joined
     blob is read only when sure (`read.JOINED_SURE`): either keeps the reading as it was
     without the joining."""
     from companion.vision import detect
-    sc = _scene(7_000_347)
+    sc = held_out_scene(7_000_347)
     plain = _read(sc, monkeypatch, join=False)
     assert _texts(plain, True) == [] and _texts(plain, False).count("Qs") == 1
     monkeypatch.setattr(detect, "JOIN_WHOLE", 5.0)  # (no union is too long: all joined)

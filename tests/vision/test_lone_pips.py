@@ -16,15 +16,6 @@ pytest.importorskip("cv2")
 from companion.cards import Card, code_text
 
 
-def _scene(seed, kind):
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    return make_scene(seed, kind, fonts=fonts)
-
-
 def _read(sc, lone: bool, monkeypatch, glyphs: bool = False):
     from companion.vision import detect, read
     from companion.vision.model import load
@@ -49,21 +40,21 @@ def _near(sc, dets, text):
     return any(((d.x - x) ** 2 + (d.y - y) ** 2) ** 0.5 < 0.5 * d.size for x, y in at)
 
 
-def test_a_rank_glyph_joined_to_the_table_is_read_from_its_pip(monkeypatch):
+def test_a_rank_glyph_joined_to_the_table_is_read_from_its_pip(monkeypatch, held_out_scene):
     """Held-out Klondike scene 283: the K♦ at the top of t2 has its K touching the dark
     table beside the card; only the ♦ is a blob of its own."""
-    sc = _scene(7_000_283, "klondike")
+    sc = held_out_scene(7_000_283, "klondike")
     assert "Kd" not in _sure(_read(sc, False, monkeypatch))
     dets = _read(sc, True, monkeypatch)
     assert "Kd" in _sure(dets) and _near(sc, dets, "Kd")
 
 
-def test_a_four_colour_decks_faint_blue_ranks_are_read_from_their_pips(monkeypatch):
+def test_a_four_colour_decks_faint_blue_ranks_are_read_from_their_pips(monkeypatch, held_out_scene):
     """Held-out Gaps scene 17 (a four-colour deck, diamonds in blue): the thin blue rank
     glyphs fall apart into specks, and of the 12 diamonds only the K♦ was read (its K is
     bold enough); the number cards' are now, each at its index, and no card is read surely
     that is not in the photo."""
-    sc = _scene(7_001_017, "gaps")
+    sc = held_out_scene(7_001_017, "gaps")
     before = _sure(_read(sc, False, monkeypatch))
     dets = _read(sc, True, monkeypatch)
     after = _sure(dets)
@@ -76,12 +67,13 @@ def test_a_four_colour_decks_faint_blue_ranks_are_read_from_their_pips(monkeypat
 
 
 @pytest.mark.parametrize("seed, card", [(7_000_447, "Qh"), (7_000_102, "Kh")])
-def test_a_pip_joined_to_the_table_is_found_from_its_rank_glyph(monkeypatch, seed, card):
+def test_a_pip_joined_to_the_table_is_found_from_its_rank_glyph(monkeypatch, seed, card,
+                                                                held_out_scene):
     """Held-out Klondike scenes 447 and 102: a court card's ♥ touches the card's edge (or its
     picture's frame) and joins the dark table in one blob, so its rank glyph had no pip to
     pair with; the pip is looked for where the indices around have theirs, and read where
     its ink is."""
-    sc = _scene(seed, "klondike")
+    sc = held_out_scene(seed, "klondike")
     before = _sure(_read(sc, True, monkeypatch))
     assert card not in before
     dets = _read(sc, True, monkeypatch, glyphs=True)

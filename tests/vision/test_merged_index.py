@@ -14,15 +14,6 @@ pytest.importorskip("cv2")
 from companion.cards import code_text
 
 
-def _scene(seed, kind):
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    return make_scene(seed, kind, fonts=fonts)
-
-
 def _sure(sc, monkeypatch, merged):
     from companion.vision import read
     from companion.vision.model import load
@@ -37,8 +28,8 @@ def _sure(sc, monkeypatch, merged):
     (7_001_035, "gaps", {"2c"}),
     (7_002_006, "pyramid", {"2h"}),
 ])
-def test_an_index_run_into_one_blob_is_read(seed, kind, cards, monkeypatch):
-    sc = _scene(seed, kind)
+def test_an_index_run_into_one_blob_is_read(seed, kind, cards, monkeypatch, held_out_scene):
+    sc = held_out_scene(seed, kind)
     truth = {code_text(ix["code"], False) for ix in sc.indices if ix["visible"]}
     shown = {code_text(ix["code"], False) for ix in sc.indices if ix["visible_frac"] >= 0.5}
     assert cards <= truth

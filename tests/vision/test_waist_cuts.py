@@ -14,15 +14,6 @@ pytest.importorskip("cv2")
 from companion.cards import code_text
 
 
-def _scene(seed):
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    return make_scene(seed, "klondike", fonts=fonts)
-
-
 def _read(sc, monkeypatch, sure):
     from companion.vision import read
     from companion.vision.model import load
@@ -37,8 +28,9 @@ def _sure(dets) -> set[str]:
 
 
 @pytest.mark.parametrize("seed, cards", [(7_000_024, {"7h", "5h"}), (7_000_061, {"5h"})])
-def test_a_heart_blurred_into_its_rank_is_read_from_the_waist_cut(seed, cards, monkeypatch):
-    sc = _scene(seed)
+def test_a_heart_blurred_into_its_rank_is_read_from_the_waist_cut(seed, cards, monkeypatch,
+                                                                  held_out_scene):
+    sc = held_out_scene(seed)
     truth = {code_text(ix["code"], False) for ix in sc.indices if ix["visible"]}
     shown = {code_text(ix["code"], False) for ix in sc.indices if ix["visible_frac"] >= 0.5}
     assert cards <= truth

@@ -12,14 +12,6 @@ import pytest
 pytest.importorskip("cv2")
 
 
-def _scene(n):
-    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
-    fonts = available_fonts(HELDOUT_FONTS)
-    if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
-    return make_scene(7_000_000 + n, "klondike", fonts=fonts)
-
 
 def _piles(sc, monkeypatch, rule):
     from companion.vision import piles
@@ -35,18 +27,19 @@ def _truth(sc, pile):
 
 
 @pytest.mark.parametrize("n", [130, 212])
-def test_the_fans_deepest_card_over_the_stock_is_the_wastes(n, monkeypatch):
-    sc = _scene(n)
+def test_the_fans_deepest_card_over_the_stock_is_the_wastes(n, monkeypatch, held_out_scene):
+    sc = held_out_scene(7_000_000 + n)
     want = _truth(sc, "w")
     assert len(want) == 3
     assert _piles(sc, monkeypatch, False).get("w") == want[1:]
     assert _piles(sc, monkeypatch, True).get("w") == want
 
 
-def test_a_top_row_with_nothing_in_the_wastes_column_still_shifts_the_columns(monkeypatch):
+def test_a_top_row_with_nothing_in_the_wastes_column_still_shifts_the_columns(
+        monkeypatch, held_out_scene):
     """Scene 404: t1 is empty; its waste lies over the stock's column only when the columns
     are read from t1, so the rule leaves that reading alone."""
-    sc = _scene(404)
+    sc = held_out_scene(7_000_404)
     assert not _truth(sc, "t1")
     got = _piles(sc, monkeypatch, True)
     assert not got.get("t1") and got.get("t2") == _truth(sc, "t2")
