@@ -134,7 +134,8 @@ class ConvClassifier(Classifier):
     the crops themselves (:func:`prepare`), not their HOG; the same two heads."""
 
     BATCH = 512
-    reads_waists = True   # sure of a blob's waist cut (see read.WAIST_SURE)
+    reads_waists = True   # trusted on crops not made of a pair of blobs: a blob's waist
+    #                       cut (read.WAIST_SURE), a whole index in one blob (read.MERGED)
 
     def predict(self, F):  # pragma: no cover - it reads crops, not feature rows
         raise TypeError("the convolutional recognizer reads crops: use predict_crops")

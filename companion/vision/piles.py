@@ -936,13 +936,13 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
 
 
 CASCADE_GAP = 6.0
+"""Most index sizes between the indices of two cards cascaded one on the other."""
 
 STOCK_COLUMN_FAN = True
 """Whether a face-up card of Klondike's top row over the stock's column is taken for the
 waste's (its deepest card, the fan laid close to the stock) where the waste's column has a
 card too: the stock lies face down. Held-out Klondike scenes 130, 156, 212 and 388 left that
 card in no pile."""
-"""Most index sizes between the indices of two cards cascaded one on the other."""
 
 
 def _column_numbers(centres, pitch, most: int) -> list[int]:

@@ -511,7 +511,7 @@ MERGED_SURE = 0.95
 
 def _merged(rgb, c, clf, deck, dets, decks, cents, d, u):
     """Readings of blobs that are a whole index, its rank glyph and pip run together (a
-    heart's lobes touching an 8, a 10's digits and its pip): the index taken as lying along
+    heart's lobes touching a 3 or a K, an 8's loop touching its pip): the index taken as lying along
     the axis of the indices read surely near it, either way, centred on the blob."""
     import numpy as np
 
