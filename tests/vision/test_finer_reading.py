@@ -1,6 +1,8 @@
-"""Small indices (a whole Gaps layout in one photo) are read twice, the second time from a
-finer image; the reading with more cards read sure is kept, and the finer one on a tie
-(`read.read_photo`). The two readings are made by hand here (a stand-in for `read_cards`)."""
+"""Small indices (a whole Gaps layout in one photo) are read from a finer image
+(`read.read_photo`): at once, the first reading stopped as soon as its candidates' sizes show
+them small (`read.FINER_AT_ONCE`), and made whole only where the finer reading has no card
+read sure; or (without that) read twice, the reading with more cards read sure kept, and the
+finer one on a tie. The readings are made by hand here (a stand-in for `read_cards`)."""
 
 from __future__ import annotations
 
@@ -14,15 +16,18 @@ from companion.vision.read import Detection, Reading  # noqa: E402
 
 
 def _readings(first_sure: int, fine_sure: int):
-    """A stand-in for `read_cards`: the first call (the photo) reads 10 indices 10 pixels
-    from pip to rank, ``first_sure`` of them sure; the second (the finer image), at its
-    scale, ``fine_sure``. Each reading's cards are told apart by their code (0-9 the first,
-    20-29 the finer)."""
+    """A stand-in for `read_cards`: a call on the photo reads 10 indices 10 pixels from pip
+    to rank, ``first_sure`` of them sure; one on the finer image, at its scale,
+    ``fine_sure``. Each tells ``sizes`` its candidates' sizes first, as `read_cards` does.
+    Each reading's cards are told apart by their code (0-9 the photo's, 20-29 the finer
+    image's). ``calls``: the scale of each reading made whole."""
     calls = []
 
     def read_cards(rgb, clf=None, decks=1, threshold=0.6, deck=None, sizes=None):
         k = rgb.shape[1] / 200
-        base, sure = (0, first_sure) if not calls else (20, fine_sure)
+        if sizes is not None:
+            sizes(np.full(10, 10.0 * k))
+        base, sure = (0, first_sure) if k == 1 else (20, fine_sure)
         calls.append(k)
         return Reading(Detection(base + i, 0.99 if i < sure else 0.3, 15.0 * i * k, 50.0 * k,
                                  (0.0, -1.0), 10.0 * k, uncertain=i >= sure)
@@ -36,6 +41,7 @@ def test_the_reading_with_more_sure_cards_is_kept_and_the_finer_on_a_tie(monkeyp
                                                                          fine, kept):
     stand_in, calls = _readings(first, fine)
     monkeypatch.setattr(read, "read_cards", stand_in)
+    monkeypatch.setattr(read, "FINER_AT_ONCE", False)
     got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object())
     assert len(calls) == 2 and calls[1] > 1     # a second, finer reading was made
     assert {d.code >= 20 for d in got} == {kept == "finer"}
@@ -47,5 +53,30 @@ def test_without_the_tie_rule_the_first_reading_stays(monkeypatch):
     stand_in, _ = _readings(7, 7)
     monkeypatch.setattr(read, "read_cards", stand_in)
     monkeypatch.setattr(read, "FINER_ON_TIE", False)
+    monkeypatch.setattr(read, "FINER_AT_ONCE", False)
     got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object())
     assert all(d.code < 20 for d in got)
+
+
+@pytest.mark.parametrize("first", [6, 9])
+def test_small_indices_are_read_from_the_finer_image_alone(monkeypatch, first):
+    """The photo's reading stops at its candidates' sizes, and its cards are not kept, even
+    where it would have had more read sure; ``ahead`` (the caller's early start on the finer
+    image) is called first."""
+    stand_in, calls = _readings(first, 7)
+    monkeypatch.setattr(read, "read_cards", stand_in)
+    early = []
+    got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object(),
+                          ahead=lambda: early.append(len(calls)))
+    assert early == [0]                            # before any reading was made whole
+    assert len(calls) == 1 and calls[0] > 1        # the finer image's alone
+    assert all(d.code >= 20 for d in got) and len(got) == 10
+    assert got[1].x == pytest.approx(15.0) and got[1].size == pytest.approx(10.0)
+
+
+def test_where_the_finer_image_reads_no_card_sure_the_photos_reading_is_made_whole(monkeypatch):
+    stand_in, calls = _readings(6, 0)
+    monkeypatch.setattr(read, "read_cards", stand_in)
+    got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object())
+    assert len(calls) == 2 and calls[0] > 1 and calls[1] == 1
+    assert all(d.code < 20 for d in got) and sum(not d.uncertain for d in got) == 6
