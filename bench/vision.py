@@ -149,7 +149,7 @@ def calibration(n, clf):
         sc = synth.make_scene(11, "gaps", style=style(), size=(2000, 1500), max_tilt=15)
     finally:
         synth.position_for = orig
-    dets = read_cards(sc.image, clf, threshold=0.0)
+    dets = read_cards(sc.image, clf, threshold=0.0, backs=backs("gaps"))
     best = max((labelled(map_piles(dets, "gaps", sc.image, flip=f), pos) for f in (0, 1)),
                key=lambda t: sum(d.code == c for d, c in zip(t[0], t[1], strict=True)))
     ds, codes, _ = best
@@ -161,7 +161,8 @@ def calibration(n, clf):
         kind = ("klondike", "gaps", "pyramid")[k % 3]
         sc = synth.make_scene(5_000_000 + k, kind, style=style())
         for used in (False, True):
-            got = read_photo(sc.image, clf, deck=deck if used else None)
+            got = read_photo(sc.image, clf, deck=deck if used else None,
+                             backs=backs(KINDS[kind]))
             for i, v in enumerate(score_scene(sc, got)):
                 tots[used][i] += v
             exact[used] += layout_exact(sc, got, KINDS[kind])[0]
@@ -203,6 +204,14 @@ def main(argv=None):
     return 0
 
 
+def backs(variant) -> bool:
+    """Whether card backs may lie in a photo of the variant's layout, as `scan --variant`
+    tells the reading (:func:`companion.vision.piles.deals_face_down`)."""
+    from companion.rules import load_variant
+    from companion.vision.piles import deals_face_down
+    return deals_face_down(load_variant(variant))
+
+
 def accuracy(a, fonts, clf):
     """The per-layout table, the face-down counts and the calibration bench."""
     from companion.vision.read import read_photo
@@ -219,7 +228,7 @@ def accuracy(a, fonts, clf):
         for k in range(a.scenes):
             sc = make_scene(a.base + 1000 * list(KINDS).index(kind) + k, kind, fonts=fonts)
             t = time.perf_counter()
-            dets = read_photo(sc.image, clf)
+            dets = read_photo(sc.image, clf, backs=backs(variant))
             times.append(time.perf_counter() - t)
             # piles first: they may name uncertain cards from the rules (what `scan --variant`
             # prints), and the cards are scored as they come out

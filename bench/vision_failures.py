@@ -28,7 +28,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.vision import KINDS, PARTLY, _gaps_as_photographed, layout_exact
+from bench.vision import KINDS, PARTLY, _gaps_as_photographed, backs, layout_exact
 
 
 def _name(code) -> str:
@@ -164,13 +164,15 @@ def main(argv=None):
     for k in range(a.first, a.first + a.scenes):
         seed = 7_000_000 + 1000 * list(KINDS).index(a.kind) + k
         sc = make_scene(seed, a.kind, fonts=fonts)
-        ex, down, wh = layout_exact(sc, read_photo(sc.image, clf), KINDS[a.kind])
+        got = read_photo(sc.image, clf, backs=backs(KINDS[a.kind]))
+        ex, down, wh = layout_exact(sc, got, KINDS[a.kind])
         exact += ex
         whole += wh
         built += ex and down[3] == down[2]
         if ex and wh:
             continue
-        diffs, reading, truth, read = differences(sc, read_photo(sc.image, clf), KINDS[a.kind])
+        diffs, reading, truth, read = differences(
+            sc, read_photo(sc.image, clf, backs=backs(KINDS[a.kind])), KINDS[a.kind])
         print(f"scene {k} (seed {seed}): {'exact cards, ' if ex else ''}face-down counts right "
               f"on {down[0]} of {down[2]}")
         for cls, text in diffs:

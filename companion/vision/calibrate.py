@@ -210,12 +210,13 @@ def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None
     Returns a summary dict (path, cards, ranks, suits, agree, piles_skipped)."""
     from ..rules import deal, load_variant
     from .image import grab_camera, load_photo
-    from .piles import map_piles
+    from .piles import deals_face_down, map_piles
     from .read import read_cards
     path = deck_path(name)
     deal_pos = deal(variant, seed)
     rgb, _ = grab_camera(camera) if camera is not None else load_photo(photo)
-    cards = read_cards(rgb, decks=load_variant(variant).decks, threshold=0.0)
+    v = load_variant(variant)
+    cards = read_cards(rgb, decks=v.decks, threshold=0.0, backs=deals_face_down(v))
     source = f"camera {camera}" if camera is not None else str(photo)
     if not cards:
         raise VisionError(f"no cards found in {source}: photograph the dealt layout from above, "

@@ -287,7 +287,10 @@ def _glyph_like(stats, side):
 
 def _pairs(stats, cents, peeled=None):
     """(pip, rank glyph) component pairs close enough and alike enough in size to be an index;
-    not two blobs both ``peeled`` off a strip of table (bits of a card back's border)."""
+    not two blobs both ``peeled`` off a strip of table (bits of a card back's border; None:
+    every pair, where no back can lie in the photo. In a Gaps layout, the cards close
+    together, a pip and its rank glyph can both touch the table between them: held-out Gaps
+    scene 10's 4♠, 3♥ and K♠)."""
     import numpy as np
     size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
     n = len(size)
@@ -415,10 +418,13 @@ def features(g, c):
     return np.concatenate([hog, thumb, col * 3], 1)
 
 
-def candidates(rgb, waists: bool = True, describe: bool = True) -> Candidates:
+def candidates(rgb, waists: bool = True, describe: bool = True,
+               backs: bool = True) -> Candidates:
     """The photo's candidate indices; with ``waists``, also those made of a blob's waist cut
     (see :func:`_waist_splits`; the model was trained without them). Each comes with its
-    upright crops, and with ``describe`` its HOG feature row (:func:`features`) too."""
+    upright crops, and with ``describe`` its HOG feature row (:func:`features`) too.
+    ``backs``: whether card backs may lie in the photo; where none can, two blobs both
+    peeled off a strip of table make a candidate too (see :func:`_pairs`)."""
     import numpy as np
     mn = min_channel(rgb)
     got = ink_components(rgb, mn, waists=waists)
@@ -428,9 +434,10 @@ def candidates(rgb, waists: bool = True, describe: bool = True) -> Candidates:
     # without them (the same pairs in the same order), and those using one are added after
     extra = second | joined if waists else None
     m0 = len(stats) - (int(extra.sum()) if extra is not None else 0)
-    pi, rj = _pairs(stats[:m0], cents[:m0], peeled[:m0])
+    apart = peeled if backs else None
+    pi, rj = _pairs(stats[:m0], cents[:m0], apart[:m0] if backs else None)
     if m0 < len(stats):
-        pi2, rj2 = _pairs(stats, cents, peeled)
+        pi2, rj2 = _pairs(stats, cents, apart)
         cut = extra[pi2] | extra[rj2]
         pi, rj = np.concatenate([pi, pi2[cut]]), np.concatenate([rj, rj2[cut]])
     P, R = cents[pi].astype(np.float64), cents[rj].astype(np.float64)

@@ -1398,6 +1398,13 @@ def _map_fans(out, upright, xs, ys, tabs, names, v):
                             f"(an emptied fan stays empty)")
 
 
+def deals_face_down(v) -> bool:
+    """Whether the variant's deal lays any card face down (its stock too): where none, no
+    card back lies in a photo of its layout (Gaps, Streets and Alleys, the House games)."""
+    from ..rules import deal
+    return any(deal(v.key, None).down)
+
+
 def tabs_with_backs(v) -> bool:
     """Whether the variant deals face-down cards in its tableau columns."""
     from ..rules import deal

@@ -255,17 +255,19 @@ def _detection(rgb, p, r, pr, ps) -> Detection:
 
 
 def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None,
-               sizes=None):
+               sizes=None, backs: bool = True):
     """Detections for every card read in an RGB image (working resolution). ``deck``: the
     player's deck calibration (:class:`companion.vision.calibrate.Deck`), which sharpens the
     model's readings of the indices it resembles. ``sizes``: called with the pip-rank
-    distances of the candidates taken for an index, before they are read further."""
+    distances of the candidates taken for an index, before they are read further.
+    ``backs``: False where no card back can lie in the photo (a layout dealt all face up,
+    such as Gaps: see :func:`companion.vision.detect.candidates`)."""
     import numpy as np
 
     from .detect import candidates
     from .model import load
     clf = clf or load()
-    c = candidates(rgb, describe=False)
+    c = candidates(rgb, describe=False, backs=backs)
     if len(c.pip) == 0:
         return Reading()
     pr, ps = clf.predict_crops(*c.crops)
@@ -576,7 +578,7 @@ def _not_too_small(dets):
 
 
 def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, finer=None,
-               deck=None, detail: float = 1.0, ahead=None):
+               deck=None, detail: float = 1.0, ahead=None, backs: bool = True):
     """:func:`read_cards`, and where the indices are small a second reading of a finer image:
     ``finer(zoom)`` gives the photo at ``zoom`` times the working resolution (from the file
     when it has the pixels: ``detail``, the photo's pixels per working pixel); without it the
@@ -584,7 +586,7 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, fine
     tie: :data:`FINER_ON_TIE`), its places in working pixels. An index smaller than
     :data:`TINY` in the pixels the photo has is not read surely. ``ahead``: called (no
     arguments) as soon as the indices look small, before the first reading ends: a caller
-    may start on what ``finer`` will need."""
+    may start on what ``finer`` will need. ``backs``: as for :func:`read_cards`."""
     import statistics
 
     import cv2
@@ -598,7 +600,7 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, fine
             if FINER_AT_ONCE:
                 raise _Small(med)
     try:
-        dets = read_cards(rgb, clf, decks, threshold, deck, sizes)
+        dets = read_cards(rgb, clf, decks, threshold, deck, sizes, backs)
     except _Small as small:
         dets, med = None, small.med
     else:
@@ -614,7 +616,7 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, fine
         img = cv2.resize(rgb, (round(rgb.shape[1] * zoom), round(rgb.shape[0] * zoom)),
                          interpolation=cv2.INTER_CUBIC)
     k = img.shape[1] / rgb.shape[1]
-    fine = read_cards(img, clf, decks, threshold, deck)
+    fine = read_cards(img, clf, decks, threshold, deck, backs=backs)
     if fine.latent is not None:
         fine.latent.scale = k
     for d in fine:
@@ -627,7 +629,7 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, fine
     def sure(ds):
         return sum(1 for d in ds if not d.uncertain)
     if dets is None and not sure(fine):  # (never seen: the first reading as it was)
-        dets = read_cards(rgb, clf, decks, threshold, deck)
+        dets = read_cards(rgb, clf, decks, threshold, deck, backs=backs)
     if dets is None or sure(fine) > sure(dets) or (FINER_ON_TIE and sure(fine) == sure(dets)):
         return _not_tiny(fine, min(k, max(1.0, detail if finer is not None else 1.0)))
     return _not_tiny(dets, 1.0)

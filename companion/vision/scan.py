@@ -41,14 +41,19 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
                                          round(max(rgb.shape[:2]) * MAX_ZOOM)))
         sheet = find_sheet_code(rgb) if later is None else None
         key = variant or (sheet.variant if sheet else None)
+        backs = True   # (where the game deals no card face down, no back is in the photo)
+        if key:
+            from ..rules import load_variant
+            from .piles import deals_face_down
+            try:
+                v = load_variant(key)
+            except Exception:  # an unknown variant in a foreign QR code: read cards only
+                key = variant
+            else:
+                decks = v.decks if decks is None else decks
+                backs = deals_face_down(v)
         if decks is None:
             decks = 1
-            if key:
-                from ..rules import load_variant
-                try:
-                    decks = load_variant(key).decks
-                except Exception:  # an unknown variant in a foreign QR code: read cards only
-                    key = variant
 
         def finer(zoom):
             """The photo at ``zoom`` times the working size: from the file where it has the
@@ -73,7 +78,8 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
         cards = read_photo(rgb, decks=decks,
                            threshold=THRESHOLD if threshold is None else threshold,
                            finer=finer, deck=cal,
-                           detail=1 / info["scale"] if camera is None else 1.0, ahead=ahead)
+                           detail=1 / info["scale"] if camera is None else 1.0, ahead=ahead,
+                           backs=backs)
         piles = map_piles(cards, key, rgb) if key and cards else None
         if later is not None:
             sheet = later.result()

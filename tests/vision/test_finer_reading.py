@@ -23,7 +23,7 @@ def _readings(first_sure: int, fine_sure: int):
     image's). ``calls``: the scale of each reading made whole."""
     calls = []
 
-    def read_cards(rgb, clf=None, decks=1, threshold=0.6, deck=None, sizes=None):
+    def read_cards(rgb, clf=None, decks=1, threshold=0.6, deck=None, sizes=None, backs=True):
         k = rgb.shape[1] / 200
         if sizes is not None:
             sizes(np.full(10, 10.0 * k))
