@@ -435,7 +435,7 @@ def candidates(rgb, waists: bool = True, describe: bool = True,
     extra = second | joined if waists else None
     m0 = len(stats) - (int(extra.sum()) if extra is not None else 0)
     apart = peeled if backs else None
-    pi, rj = _pairs(stats[:m0], cents[:m0], apart[:m0] if backs else None)
+    pi, rj = _pairs(stats[:m0], cents[:m0], apart[:m0] if apart is not None else None)
     if m0 < len(stats):
         pi2, rj2 = _pairs(stats, cents, apart)
         cut = extra[pi2] | extra[rj2]

@@ -579,7 +579,8 @@ def _not_too_small(dets):
 
 def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, finer=None,
                deck=None, detail: float = 1.0, ahead=None, backs: bool = True):
-    """:func:`read_cards`, and where the indices are small a second reading of a finer image:
+    """:func:`read_cards`, and where the indices are small a reading of a finer image (that
+    one alone, the first stopped at its candidates' sizes: :data:`FINER_AT_ONCE`; else both):
     ``finer(zoom)`` gives the photo at ``zoom`` times the working resolution (from the file
     when it has the pixels: ``detail``, the photo's pixels per working pixel); without it the
     working image is upsampled. The reading with more sure cards is kept (the finer on a
