@@ -103,7 +103,10 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
             out = first if not shift else _map(turned, way, v, shift)
             score = [len(out.problems) + len(out.unplaced), 0, sign * up0[1], 0, shift]
             if both_ways:
-                score[0], score[2] = score[2], score[0]
+                # the reading whose row a lies nearer the photo's top edge (where a photo
+                # turned a quarter round leaves the indices' own up no guide)
+                lower = _first_row_lower(_in_photo(out, flat, dets)) if ROWS_BY_PLACE else None
+                score[0], score[2] = score[2] if lower is None else lower, score[0]
             if backs:
                 # backs lie above a column's first face-up card: tells the way up when the
                 # corners cannot (every card with both corners showing); counted in the
@@ -763,6 +766,24 @@ def _turned(d, way):
         t = replace(d)
     t._src = getattr(d, "_src", d)
     return t
+
+
+ROWS_BY_PLACE = True
+"""Whether a layout that reads the same turned round (Gaps) is read with its first row the one
+lying nearer the photo's top edge, measured on the rows' cards (else by the indices' up,
+which a photo turned about a quarter round leaves nearly level: held-out Gaps scene 28)."""
+
+
+def _first_row_lower(out: PileReading) -> float | None:
+    """How much lower in the photo the first row's cards lie than the last row's (mean
+    pixels; rows named by their piles' first letter, a to d), or None with either empty."""
+    rows: dict[str, list[float]] = {}
+    for name, ds in out.piles.items():
+        rows.setdefault(name[0], []).extend(d.y for d in ds)
+    first, last = rows.get("a"), rows.get("d")
+    if not first or not last:
+        return None
+    return sum(first) / len(first) - sum(last) / len(last)
 
 
 def _in_photo(out: PileReading, flat, dets) -> PileReading:
