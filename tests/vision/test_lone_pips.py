@@ -81,3 +81,24 @@ def test_a_pip_joined_to_the_table_is_found_from_its_rank_glyph(monkeypatch, see
     assert card in after and _near(sc, dets, card)
     shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
     assert after - before <= shown
+
+
+def test_a_lone_pips_own_box_does_not_hide_its_glyph(monkeypatch, held_out_scene):
+    """Held-out Gaps scene 7,601,017 (the check set's): the 8♠ and the 9♥ lie aslant, and
+    the corner of the pip's own box reached the place where its rank glyph should be, which
+    was taken for a blob of its own lying there (the pair looked at already), so the pip was
+    never read alone (`read.LONE_NOT_ITSELF`)."""
+    from companion.vision import read
+    from companion.vision.model import load
+    sc = held_out_scene(7_601_017, "gaps")
+    clf = load()
+    monkeypatch.setattr(read, "LONE_NOT_ITSELF", False)
+    before = _sure(read.read_photo(sc.image, clf, backs=False))
+    assert not {"8s", "9h"} & before
+    monkeypatch.setattr(read, "LONE_NOT_ITSELF", True)
+    dets = read.read_photo(sc.image, clf, backs=False)
+    after = _sure(dets)
+    assert {"8s", "9h"} <= after
+    assert _near(sc, dets, "8s") and _near(sc, dets, "9h")
+    shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
+    assert after - before <= shown
