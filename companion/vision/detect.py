@@ -33,6 +33,7 @@ class Candidates:
     #                        _joined_fragments): an index using one is read only when sure
     crops: object = None   # (min-channel crops (n, CROP_H, CROP_W), RGB crops (n, CROP_H,
     #                        CROP_W, 3)): what the recognizer reads (see :func:`crops`)
+    mn: object = None      # the photo's min(R, G, B) (:func:`min_channel`), for more crops
 
 
 def min_channel(rgb):
@@ -324,13 +325,14 @@ def _pairs(stats, cents, peeled=None):
     return np.array(pi, int), np.array(rj, int)
 
 
-def crops(rgb, mn, P, R):
-    """Upright crops (n, CROP_H, CROP_W) of the min-channel image and (n, CROP_H, CROP_W, 3) RGB."""
+def crops(rgb, mn, P, R, colour: bool = True):
+    """Upright crops (n, CROP_H, CROP_W) of the min-channel image and (n, CROP_H, CROP_W, 3) RGB
+    (without ``colour``, None for those: the min channel's alone)."""
     import cv2
     import numpy as np
     n = len(P)
     g = np.empty((n, CROP_H, CROP_W), np.uint8)
-    c = np.empty((n, CROP_H, CROP_W, 3), np.uint8)
+    c = np.empty((n, CROP_H, CROP_W, 3), np.uint8) if colour else None
     dst = np.float32([[0, 0], [CROP_W, 0], [0, CROP_H]])
     # each crop's three corners, all at once (the same arithmetic as one by one)
     P, R = np.asarray(P, np.float64).reshape(-1, 2), np.asarray(R, np.float64).reshape(-1, 2)
@@ -345,8 +347,9 @@ def crops(rgb, mn, P, R):
         A = cv2.getAffineTransform(corners[k], dst)
         g[k] = cv2.warpAffine(mn, A, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
-        c[k] = cv2.warpAffine(rgb, A, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REPLICATE)
+        if colour:
+            c[k] = cv2.warpAffine(rgb, A, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
     return g, c
 
 
@@ -447,4 +450,5 @@ def candidates(rgb, waists: bool = True, describe: bool = True,
         g = np.zeros((0, CROP_H, CROP_W), np.uint8)
         c = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
     F = features(g, c) if describe and len(pi) else np.zeros((0, 1), np.float32)
-    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second, cents, joined, (g, c))
+    return Candidates(P, R, pi, rj, F, stats[:, :4], peeled, second, cents, joined, (g, c),
+                      mn)

@@ -415,7 +415,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     of an index's size (not peeled off other ink) is taken for a whole index (:func:`_merged`)."""
     import numpy as np
 
-    from .detect import crops, min_channel
+    from .detect import crops
     sure = [d for d in dets if d.confidence >= 0.9]
     if len(sure) < 3 or c.comp_cents is None:
         return []
@@ -469,7 +469,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     P, R = P[look], R[look]
     if not len(P):
         return []
-    g, cc = crops(rgb, min_channel(rgb), P, R)
+    g = crops(rgb, _mn(rgb, c), P, R, colour=False)[0]
     # ink where the rank glyph would be (a glyph too faint or joined to other ink), not
     # bare paper
     gf = g.reshape(len(g), -1).astype(np.float32)
@@ -486,9 +486,17 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
         # for the model to see no index (scene 341's ♠: 6 % there, 99 % on it): the pip is
         # taken where the ink is, around the place guessed, and looked at there
         P = _ink_centre(win[inked], P, R)
-        g, cc = crops(rgb, min_channel(rgb), P, R)
-        inked = np.arange(len(P))
-    return _read_guessed(rgb, clf, deck, dets, decks, P, R, g[inked], cc[inked], LONE_SURE)
+        g, cc = crops(rgb, _mn(rgb, c), P, R)
+    else:
+        # (the colour crops only of those looked at: most places guessed are bare paper)
+        g, cc = g[inked], crops(rgb, _mn(rgb, c), P, R)[1]
+    return _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, LONE_SURE)
+
+
+def _mn(rgb, c):
+    """``rgb``'s min(R, G, B), as its candidates ``c`` have it (made once a photo)."""
+    from .detect import min_channel
+    return c.mn if c.mn is not None else min_channel(rgb)
 
 
 def _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, sure):
@@ -548,7 +556,7 @@ def _merged(rgb, c, clf, deck, dets, decks, cents, d, u):
     the axis of the indices read surely near it, either way, centred on the blob."""
     import numpy as np
 
-    from .detect import crops, min_channel
+    from .detect import crops
     half = u * d[:, None] / 2
     P = np.concatenate([cents - half, cents + half])
     R = np.concatenate([cents + half, cents - half])
@@ -556,7 +564,7 @@ def _merged(rgb, c, clf, deck, dets, decks, cents, d, u):
     P, R = P[free], R[free]
     if not len(P):
         return []
-    g, cc = crops(rgb, min_channel(rgb), P, R)
+    g, cc = crops(rgb, _mn(rgb, c), P, R)
     return _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, MERGED_SURE)
 
 

@@ -124,3 +124,19 @@ def test_scan_says_to_photograph_a_layout_too_small_closer(scenes, tmp_path, cap
     cv2.imwrite(str(photo), scenes[0].image[..., ::-1])
     assert main(["scan", str(photo), "--variant", "klondike"]) == 0
     assert "photograph the layout closer" not in capsys.readouterr().out
+
+
+def test_crops_of_the_min_channel_alone_are_the_same_crops():
+    """The lone pips' places are looked at in the min channel first, and cropped in colour
+    only where ink lies (`detect.crops`' ``colour``): the same crops as made together."""
+    import numpy as np
+
+    from companion.vision.detect import crops, min_channel
+    rng = np.random.default_rng(5)
+    rgb = rng.integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    P = rng.uniform(20, 100, (9, 2))
+    R = P + rng.uniform(-12, 12, (9, 2))
+    g, c = crops(rgb, min_channel(rgb), P, R)
+    g2, c2 = crops(rgb, min_channel(rgb), P, R, colour=False)
+    assert c2 is None and c.shape == (9, 40, 32, 3)
+    assert np.array_equal(g, g2)
