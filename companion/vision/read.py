@@ -99,6 +99,7 @@ class Detection:
     (:func:`companion.vision.piles.infer_from_build`), never a reading taken alone."""
     pip_at: tuple = (0.0, 0.0)   # the index's pip and rank glyph centres (working pixels)
     rank_at: tuple = (0.0, 0.0)
+    ink: tuple | None = None     # the pip's ink tint (:func:`_ink_tint`), None: not judged
     inferred: tuple | None = None
     """(code read best, its probability, why): the card was read below the threshold and
     its reading taken from the rules, the only one the pile's build allows
@@ -178,7 +179,7 @@ class Latent:
             pr, ps = pr[0], ps[0]
             pr = np.append(pr[:13] / max(float(pr[:13].sum()), 1e-12), 0.0)
             ps = np.append(ps[:4] / max(float(ps[:4].sum()), 1e-12), 0.0)
-            reads, _, _ = _reads_of(self.rgb, pr, ps, c.pip[i], float(d[i] * k), 52)
+            reads = _reads_of(self.rgb, pr, ps, c.pip[i], float(d[i] * k), 52)[0]
             if (joined[c.pip_id[i]] or joined[c.rank_id[i]]) and \
                     (self.obj[i] < OBJECTNESS or reads[0][1] < JOINED_SURE):
                 continue  # (fragments joined: only a sure reading, as in read_cards)
@@ -187,17 +188,18 @@ class Latent:
 
 
 def _reads_of(rgb, pr, ps, pip, size, k=4):
-    """(readings best first as [(code, p), ...], note, the readings given the ink) of one
-    candidate index from the heads' outputs ``pr`` (14) and ``ps`` (5), its pip at ``pip``
-    and ``size`` pixels from pip to rank glyph: the pip's ink colour rules suits out
-    (:func:`ink_suits`). Where it rules out the best reading's suit, the readings given the
-    ink are the suit head's odds among the suits left (as if the ink were certain); else
-    none."""
+    """(readings best first as [(code, p), ...], note, the readings given the ink, the ink's
+    tint (:func:`_ink_tint`)) of one candidate index from the heads' outputs ``pr`` (14) and
+    ``ps`` (5), its pip at ``pip`` and ``size`` pixels from pip to rank glyph: the pip's ink
+    colour rules suits out (:func:`ink_suits`). Where it rules out the best reading's suit,
+    the readings given the ink are the suit head's odds among the suits left (as if the ink
+    were certain); else none."""
     import numpy as np
     reads = _readings(pr, ps, k)
     note = ""
     given: list = []
-    ink, ruled_out = ink_suits(rgb, pip, size)
+    tint = _ink_tint(rgb, pip, size)
+    ink, ruled_out = _ink_rules(tint)
     if ruled_out:
         # the pip's colour is evidence of its own: no reading in a suit not printed in
         # that ink is kept (nor offered later, when a copy too many or the other corner
@@ -214,7 +216,7 @@ def _reads_of(rgb, pr, ps, pip, size, k=4):
             reads = _readings(pr, allowed, k)
             if note and allowed[:4].sum() > 0:
                 given = _readings(pr, allowed / allowed[:4].sum(), k)
-    return reads, note, given
+    return reads, note, given, tint
 
 
 def dominant_up(dets):
@@ -245,13 +247,13 @@ def _detection(rgb, p, r, pr, ps) -> Detection:
     """The reading of the index with its pip at ``p`` and its rank glyph at ``r``, from the
     heads' outputs (its pip's ink ruling suits out: :func:`_reads_of`)."""
     d = float(math.hypot(*(r - p)))
-    reads, note, given = _reads_of(rgb, pr, ps, p, d)
+    reads, note, given, tint = _reads_of(rgb, pr, ps, p, d)
     code, conf = reads[0]
     m = (p + r) / 2
     return Detection(code, conf, float(m[0]), float(m[1]),
                      (float((r - p)[0] / d), float((r - p)[1] / d)), d, note=note,
                      alternatives=reads[1:], given_ink=given, pip_at=(float(p[0]), float(p[1])),
-                     rank_at=(float(r[0]), float(r[1])))
+                     rank_at=(float(r[0]), float(r[1])), ink=tint)
 
 
 def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None,
@@ -334,7 +336,7 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
     if MERGED and getattr(clf, "reads_waists", False):
         dets += _lone_pips(rgb, c, clf, deck, used, dets, decks, merged=True)
     if FOUR_COLOUR_SEEN:
-        _four_colour(rgb, dets, threshold)
+        _four_colour(dets, threshold)
     if SMALL_RATIO:
         dets = _not_too_small(dets)
     out = Reading(resolve(dets, decks, threshold))
@@ -749,14 +751,15 @@ the Pyramid's bench and check set the same. A pip whose green is faint (judged "
 is no black one: only ink with no channel standing out counts."""
 
 
-def _four_colour(rgb, dets, threshold) -> None:
+def _four_colour(dets, threshold) -> None:
     """Where the photo's deck prints its clubs green or its diamonds blue
     (:data:`FOUR_COLOUR_SEEN`), the readings ``dets`` of a club in black ink or a diamond in
     red are read again without that suit, in place: as :func:`_reads_of` reads a pip whose
     ink rules the best suit out (the best reading left, at the model's own odds, so below the
-    threshold, and the readings given the ink for the rules to choose from)."""
+    threshold, and the readings given the ink for the rules to choose from). The inks are
+    those the readings were made with (``Detection.ink``)."""
     from ..cards import CLUBS, DIAMONDS
-    tints = [_ink_tint(rgb, d.pip_at, d.size) for d in dets]
+    tints = [d.ink for d in dets]
     inks = [_ink_word(t) for t in tints]
     sure = [d.confidence >= threshold and not d.note for d in dets]
     green = sum(1 for d, ink, ok in zip(dets, inks, sure, strict=True)
@@ -812,8 +815,13 @@ def ink_suits(rgb, pip, size) -> tuple[str, set[int]]:
     Red ink rules out spades and clubs; green ink (a four-colour deck's clubs) every other
     suit, and blue (its diamonds) likewise; grey or black ink hearts and diamonds.
     Ink too faint, or between those, to judge rules out nothing."""
+    return _ink_rules(_ink_tint(rgb, pip, size))
+
+
+def _ink_rules(tint) -> tuple[str, set[int]]:
+    """:func:`ink_suits` from the ink's tint (:func:`_ink_tint`)."""
     from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES
-    word = _ink_word(_ink_tint(rgb, pip, size))
+    word = _ink_word(tint)
     return word, {"red": {SPADES, CLUBS}, "green": {SPADES, HEARTS, DIAMONDS},
                   "blue": {SPADES, HEARTS, CLUBS}, "not red": {HEARTS, DIAMONDS}}.get(word, set())
 

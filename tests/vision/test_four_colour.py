@@ -13,7 +13,7 @@ pytest.importorskip("cv2")
 
 from companion.cards import Card, code_text  # noqa: E402
 from companion.vision import read  # noqa: E402
-from companion.vision.read import Detection, _four_colour  # noqa: E402
+from companion.vision.read import Detection, _four_colour, _ink_tint  # noqa: E402
 
 GREEN, BLACK, RED, BLUE = (15, 130, 50), (20, 20, 28), (200, 25, 40), (30, 60, 180)
 
@@ -29,15 +29,17 @@ def _photo(inks):
     return img, at
 
 
-def _det(text, p, at, others=()):
+def _det(img, text, p, at, others=()):
+    """A reading of ``text`` at ``at``, its pip's ink measured there as the reading does."""
     return Detection(Card.parse(text).code, p, at[0], at[1], (0.0, -1.0), 20.0,
-                     alternatives=[(Card.parse(t).code, q) for t, q in others], pip_at=at)
+                     alternatives=[(Card.parse(t).code, q) for t, q in others], pip_at=at,
+                     ink=_ink_tint(img, at, 20.0))
 
 
 def _read(inks, texts, others):
     img, at = _photo(inks)
-    dets = [_det(t, 0.99, a, o) for t, a, o in zip(texts, at, others, strict=True)]
-    _four_colour(img, dets, read.THRESHOLD)
+    dets = [_det(img, t, 0.99, a, o) for t, a, o in zip(texts, at, others, strict=True)]
+    _four_colour(dets, read.THRESHOLD)
     return dets
 
 
