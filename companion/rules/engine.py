@@ -29,6 +29,8 @@ Raw = tuple[int, int, int, int]
 F_MAPS_KEPT = 20_000
 # Each code's bit in a mask of codes (:meth:`Engine._gen_single`); none for UNKNOWN.
 _BIT = tuple(1 << c for c in range(52)) + (0,)
+_ALL_MASK = (1 << 52) - 1
+_KINGS_MASK = sum(_BIT[c] for c in range(52) if RANK_OF[c] == KING)
 
 
 @cache
@@ -72,6 +74,9 @@ class Engine:
             if tab else None
         # And for each card, the bit mask (see ``_BIT``) of the codes it may be built on.
         self.onto_mask = [sum(_BIT[t] for t in range(53) if self.tbuild[t][u]) for u in range(53)] \
+            if tab else None
+        # And for each top card, the bit mask of the codes that may be built on it.
+        self.tacc_mask = [sum(_BIT[u] for u in self.tacc[t]) for t in range(53)] \
             if tab else None
         self.tmax = tab.max_cards if tab else 0
         self.unit = tab.move if tab else "none"
@@ -306,12 +311,35 @@ class Engine:
             if not tmax or len(q) < tmax:
                 tops.append((j, q[-1] if q else -1))
         space_takes = self.space_takes
+        # Where filling a space looks at the card alone (not at the stock), the moves are
+        # a function of the waste's top card: ``moves.of_top`` gives them, kept per card.
+        # a function of the waste's top card alone: ``moves.of_top`` gives them, and only
+        # looks further at a card that has some (``live``, a bit mask of the codes).
+        pure = not self.refill and self.space in ("any", "any-or-stock", "kings", "waste")
+        live = 0
+        if pure:
+            for c in acc:
+                live |= _BIT[c]
+            if to_tableau:
+                tacc_mask = self.tacc_mask
+                for _, t in tops:
+                    if t >= 0:
+                        live |= tacc_mask[t]
+                    elif self.space == "kings":
+                        live |= _KINGS_MASK
+                    else:
+                        live |= _ALL_MASK
 
         def moves(q) -> list[Raw]:
             w = q.piles[W]
             if not w or w[-1] == UNKNOWN:
                 return []
-            top = w[-1]
+            return of(q, w[-1])
+
+        def of_top(top) -> list[Raw]:
+            return of(None, top) if live >> top & 1 else []
+
+        def of(q, top) -> list[Raw]:
             out: list[Raw] = []
             f = acc.get(top)
             if f is not None:
@@ -328,6 +356,9 @@ class Engine:
                         if space_ok:
                             out.append((MOVE, W, 1, j))
             return out
+
+        moves.of_top = of_top if pure else None
+        moves.live = live if pure else None
         return moves
 
     def _constrain(self, pos, out: list[Raw]) -> list[Raw]:

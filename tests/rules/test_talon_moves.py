@@ -47,7 +47,14 @@ def test_waste_mover_matches_the_talon_moves_through_a_stock_cycle(key, seed, rn
         if mover is not None:
             q = pos.copy()
             for _ in range(30):
-                assert mover(q) == [m for m in q.engine.gen_talon(q) if m[0] != STOCK]
+                want = [m for m in q.engine.gen_talon(q) if m[0] != STOCK]
+                assert mover(q) == want
+                # where the moves are the top card's alone: the same by the card, and the
+                # card is among the live ones (the scan looks no further at the others)
+                w = q.piles[q.engine.W]
+                if mover.of_top is not None and w:
+                    assert mover.of_top(w[-1]) == want
+                    assert bool(mover.live >> w[-1] & 1) == bool(want)
                 checked += 1
                 stock = [m for m in q.raw_moves() if m[0] == STOCK]
                 if not stock:
