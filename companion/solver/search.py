@@ -1399,6 +1399,13 @@ OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10}
 FAST_PROVER = True
 EXHAUST_SHARE = 28
 
+# Whether the safe moves are looked for among the moves up alone (where they are all moves
+# up, ``Knowledge.safe_up``), all the legal moves generated only once none is safe: the same
+# searches, position for position. Klondike draw 3 seed 150 with foundation returns, the
+# whole search alone: 59,924 calls of the engine's generator for 38,726 positions settled
+# before.
+SETTLE_UP_FIRST = True
+
 # Whether a best-first search generates a stored position's legal moves only when it expands
 # it (see ``settle`` in :func:`_steps`), the safe moves played before from the moves up alone.
 DEFER_MOVES = True
@@ -1898,6 +1905,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     won, may_block = win_test(eng), eng.may_block  # (work.is_won(), one call less)
 
     gen_up = eng.gen_up
+    up_first = kn.safe_up and SETTLE_UP_FIRST
 
     def settle(root=False, defer=False):
         """Play safe moves; return (pushes, legal moves), moves None when the game is over.
@@ -1910,12 +1918,16 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 return k, None
             if may_block and work.is_blocked():
                 return k, []
-            ms = gen_up(work) if defer else eng.gen(work)  # (gen: work.raw_moves())
+            # (where the safe moves are moves up, the moves up alone are generated until
+            # none is safe; then, unless deferred, all the legal moves, once)
+            ms = gen_up(work) if defer or up_first else eng.gen(work)
             sm = kn.safe_move(work, ms)
             if sm is None:
                 if stranded is not None and stranded(work, root):
                     return k, []
-                return k, LATER if defer else ms
+                if defer:
+                    return k, LATER
+                return k, eng.gen(work) if up_first else ms
             work.push_raw(sm)
             k += 1
 
@@ -2293,13 +2305,15 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 for _ in range(len(seq)):
                     work.pop()
                 continue
-        k, ms = settle()
+        k, ms = settle(defer=up_first)  # (with up_first, the legal moves once new)
         if ms is None:
             return result(WON, f"won after searching {nodes + 1} positions",
                           work.history[base:])
         key2 = key(work) if k else key1
         if k and not fresh(key2, work):
             ms = []
+        elif ms is LATER:
+            ms = eng.gen(work)
         k += len(seq)
         if not ms:
             for _ in range(k):

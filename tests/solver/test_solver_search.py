@@ -786,3 +786,22 @@ def test_the_fast_prover_is_only_for_games_whose_tableau_names_the_position():
     # a Streets and Alleys position whose foundation holds what no deal builds there
     pos = made("streets-and-alleys", {"f1": "2s", "t1": "As"})
     assert not search.knowledge(pos.variant).exhaustible(pos)
+
+
+@pytest.mark.parametrize("key,options", [("klondike", {"draw": 1}), ("klondike", {"draw": 3}),
+                                         ("klondike", {"foundation_return": True}),
+                                         ("forty-thieves", {}), ("spider", {})])
+def test_safe_moves_found_among_the_moves_up_alone_leave_every_search_the_same(
+        key, options, monkeypatch):
+    # Settling a position looks for its safe moves among the moves up alone and generates
+    # all the legal moves once, only where the position is new: the very same searches, position
+    # for position, as generating every legal move after each safe move.
+    from companion.solver import search
+    got = {}
+    for up_first in (False, True):
+        monkeypatch.setattr(search, "SETTLE_UP_FIRST", up_first)
+        got[up_first] = [
+            (r.verdict, r.nodes, r.states, r.moves)
+            for r in (solve(deal(key, seed, options), Limits(seconds=None, nodes=1500),
+                            short=False) for seed in (1, 2, 3))]
+    assert got[True] == got[False]
