@@ -213,7 +213,7 @@ class Knowledge:
         # Safe automatic moves to the foundations.
         self.auto = (known and tab is not None and bool(v.foundations) and not v.pairs
                      and not any(f.complete_runs for f in v.foundations) and not positional)
-        returns = any(f.returns for f in v.foundations)
+        self.returns = returns = any(f.returns for f in v.foundations)
         codes = [c for c in range(52) if _rank(c) in v.rank_values]
         self.needers: dict[int, tuple[int, ...]] = {}
         on = {c: tuple(u for u in codes if tab is not None and tab.build.allows(c, u))
@@ -1687,7 +1687,7 @@ def _lean_moves(kn, q, last, cycle):
                     continue
                 space = True
             out.append(jump + (m,))
-    if any(piles[f] for f in F):  # cards back from the foundations, above the lowest
+    if kn.returns and any(len(piles[f]) > low for f in F):  # cards back, above the lowest
         for m in legal:
             if m[0] != MOVE or m[1] not in Fset or m[3] not in Tset:
                 continue
