@@ -118,3 +118,23 @@ def test_the_lean_look_runs_only_where_its_rules_hold():
     assert knowledge(deal("klondike", 1).variant).lean
     for key in ("spider", "golf", "streets-and-alleys", "pyramid", "forty-thieves"):
         assert not knowledge(deal(key, 1).variant).lean, key
+
+
+def test_the_lean_look_joins_only_once_the_others_have_had_their_positions(monkeypatch):
+    # A hint's samples are solved in hundredths of a second: the lean look, which costs the
+    # most a position, joins only after LEAN_AFTER positions of the others.
+    from companion.solver import Limits, search
+    joined = []
+
+    def fake_lean(pos, short, max_states):
+        joined.append(True)
+        while True:
+            yield 0, 0
+
+    monkeypatch.setattr(search, "_lean", fake_lean)
+    monkeypatch.setattr(search, "LEAN_AFTER", 2_000)
+    pos = deal("klondike", 62, {"draw": 1})  # (not won within these budgets)
+    r = search.solve(pos, Limits(seconds=None, nodes=1_500), short=False)
+    assert r.verdict == "unknown" and not joined
+    search.solve(pos, Limits(seconds=None, nodes=3_000), short=False)
+    assert joined
