@@ -1,7 +1,8 @@
 """Solver benchmark: our solver beside the independent peers, on the same deals, in one run.
 
-For Klondike draw 1 and draw 3 (against Klondike-Solver, PyPI ``pyksolve``) and Streets and
-Alleys (against Freecell Solver), seeds 1..N: the share of deals resolved (won, or proved lost)
+For Klondike draw 1 and draw 3 (against Klondike-Solver, PyPI ``pyksolve``; played as it plays,
+a foundation's top card allowed back to the tableau) and Streets and Alleys (against Freecell
+Solver), seeds 1..N: the share of deals resolved (won, or proved lost)
 and the median / p90 seconds per deal, ours and theirs; disagreements between proved verdicts
 (there must be none) and lines of ours that fail to replay (none); Freecell Solver's winning
 lines are also played in our engine, move by move (its moves of several cards as the single
