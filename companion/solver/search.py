@@ -1107,6 +1107,21 @@ def shorten(pos, line: list) -> list:
     return out
 
 
+def _replayed(pos, line: list, short: bool, who: str) -> list:
+    """A winning ``line`` found by a search that plays outside the engine (``who``),
+    replayed in the engine from ``pos`` (a line it does not win is a bug: an error, never a
+    wrong verdict), with its detours cut out where ``short``."""
+    if not line:
+        return line
+    q = pos.copy()
+    for m in line:
+        q.push_raw(m)
+    if not q.is_won():
+        raise SolverError(f"{who} found a line the engine does not win; please report this "
+                          "deal")
+    return shorten(pos, line) if short else line
+
+
 def stuck_reason(pos, held, symbols: bool = True) -> str:
     """Why the cards at ``held`` (places, see :meth:`Knowledge.stuck`) can never move."""
     names = pos.variant.pile_names
@@ -1564,16 +1579,7 @@ def _lean(pos, short, max_states):
         return line
 
     def result(verdict, reason, line=()):
-        line = list(line)
-        if line:
-            q = pos.copy()
-            for m in line:
-                q.push_raw(m)
-            if not q.is_won():
-                raise SolverError("the lean look found a line the engine does not win; "
-                                  "please report this deal")
-            if short:
-                line = shorten(pos, line)
+        line = _replayed(pos, list(line), short, "the lean look")
         return SolveResult(verdict, [eng.text(m) for m in line], nodes, states,
                            time.perf_counter() - start, reason, line)
 
@@ -1808,16 +1814,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
         return [(MOVE, T[i], 1, T[j] if j >= 0 else frules[-1 - j][0]) for i, j in steps]
 
     def result(verdict, reason, steps=()):
-        moves_ = raw(steps)
-        if moves_:
-            q = pos.copy()
-            for m in moves_:
-                q.push_raw(m)
-            if not q.is_won():
-                raise SolverError("the fast whole search found a line the engine does not "
-                                  "win; please report this deal")
-            if short:
-                moves_ = shorten(pos, moves_)
+        moves_ = _replayed(pos, raw(steps), short, "the fast whole search")
         return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, len(visited),
                            time.perf_counter() - start, reason, moves_)
 

@@ -130,3 +130,21 @@ def small_streets(rng: random.Random, low: int = 9, nrows=(6, 8)) -> Position:
         if col:
             piles[f"t{r + 1}"] = " ".join(CARDS[c].text(False) for c in col)
     return made("streets-and-alleys", piles)
+
+
+def replays_to_a_win(pos, moves) -> bool:
+    """Whether ``moves`` (texts) played one by one from ``pos`` win (play raises on an
+    illegal move)."""
+    q = pos.copy()
+    for m in moves:
+        q.play(m)
+    return q.is_won()
+
+
+def run_out(gen):
+    """Run a search generator to its end; its result."""
+    try:
+        while True:
+            next(gen)
+    except StopIteration as done:
+        return done.value

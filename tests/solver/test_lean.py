@@ -5,26 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import made
+from solverhelp import made, replays_to_a_win, run_out
 
 from companion.rules import deal
 from companion.rules.engine import MOVE, STOCK
 from companion.solver.search import JUMP, _lean, _lean_moves, knowledge
-
-
-def run_out(gen):
-    try:
-        while True:
-            next(gen)
-    except StopIteration as done:
-        return done.value
-
-
-def replays_to_a_win(pos, moves) -> bool:
-    q = pos.copy()
-    for m in moves:
-        q.play(m)  # raises if any move is illegal
-    return q.is_won()
 
 
 def test_the_lean_look_wins_a_deal_the_other_looks_do_not_and_the_line_replays():

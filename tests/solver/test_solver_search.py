@@ -5,20 +5,21 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import made, naive, small_golf, small_klondike, small_streets
+from solverhelp import (
+    made,
+    naive,
+    replays_to_a_win,
+    run_out,
+    small_golf,
+    small_klondike,
+    small_streets,
+)
 
 from companion.cards import code_text
 from companion.rules import Position, deal, variant_keys
 from companion.rules.engine import MOVE
 from companion.solver import Limits, SolverError, solve
 from companion.solver.search import _search, knowledge
-
-
-def replays_to_a_win(pos, moves) -> bool:
-    q = pos.copy()
-    for m in moves:
-        q.play(m)  # raises if any move is illegal
-    return q.is_won()
 
 
 def agree_with_naive(positions, cap: int, strategy: str = "depth") -> list[str]:
@@ -728,15 +729,6 @@ def test_the_best_first_search_joining_late_is_not_blocked_by_the_depth_first_li
     if not fast:
         blocked = search._steps(pos, None, False, "order", False, None, skip=met, line=set())
         assert outcome(blocked) == "lost"
-
-
-def run_out(gen):
-    """Run a search generator to its end; its result."""
-    try:
-        while True:
-            next(gen)
-    except StopIteration as done:
-        return done.value
 
 
 def test_streets_fast_prover_agrees_with_the_exhaustive_search():
