@@ -863,26 +863,13 @@ class Knowledge:
         draw = self.variant.stock.draw
         left = st + (st + draw - 1) // draw
         w = piles[self.W]
-        left += len(w)
-        low = [14, 14, 14, 14]
-        for c in w:
-            s, r = c // 13, c % 13
-            if r > low[s]:
-                left += 1
-            else:
-                low[s] = r
+        left += len(w) + _disorder(w)
         for i in self.T:
             p = piles[i]
             d = down[i]
             left += len(p) + d
             if d:
-                low = [14, 14, 14, 14]
-                for c in reversed(p):
-                    s, r = c // 13, c % 13
-                    if r > low[s]:
-                        left += 1
-                    else:
-                        low[s] = r
+                left += _disorder(p[::-1])
         return left
 
     def lean_key(self, pos) -> bytes:
