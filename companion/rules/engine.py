@@ -312,7 +312,6 @@ class Engine:
                 tops.append((j, q[-1] if q else -1))
         space_takes = self.space_takes
         # Where filling a space looks at the card alone (not at the stock), the moves are
-        # a function of the waste's top card: ``moves.of_top`` gives them, kept per card.
         # a function of the waste's top card alone: ``moves.of_top`` gives them, and only
         # looks further at a card that has some (``live``, a bit mask of the codes).
         pure = not self.refill and self.space in ("any", "any-or-stock", "kings", "waste")

@@ -1094,6 +1094,28 @@ def shorten(pos, line: list) -> list:
     return out
 
 
+def _talon_states(q, stock) -> list:
+    """The talon's states (stock, waste, the stock's face-down count, pass, idle) after each
+    turn (``stock``, the stock action) of one cycle from ``q``, left unchanged: up to the end
+    of the stock's use, a pass that ends the game, or back to where it started."""
+    eng = q.engine
+    S, W = eng.S, eng.W
+    at = (q.piles[S], q.piles[W], q.down[S])
+    r = q.copy()
+    out = []
+    while eng.can_stock(r):
+        r.push_raw(stock)
+        if r.is_blocked():
+            break
+        state = (r.piles[S], r.piles[W], r.down[S], r.pass_no, r.idle)
+        out.append(state)
+        # The talon's state counts its face-down cards too: Pyramid's first `s` only
+        # turns the top stock card up in place, leaving the stock and waste as they were.
+        if state[:3] == at:
+            break
+    return out
+
+
 def _replayed(pos, line: list, short: bool, who: str) -> list:
     """A winning ``line`` found by a search that plays outside the engine (``who``),
     replayed in the engine from ``pos`` (a line it does not win is a bug: an error, never a
@@ -1527,21 +1549,11 @@ def _lean(pos, short, max_states):
         return sum(len(q.piles[f]) for f in F)
 
     def cycle(q):
-        """The talon's states after each turn of one cycle from ``q`` (see ``talon_cycle``
-        in :func:`_steps`), kept for each talon met."""
+        """:func:`_talon_states` from ``q``, kept for each talon met."""
         at = (q.piles[S], q.piles[W], q.down[S], q.pass_no, q.idle)
         got = cycles.get(at)
         if got is None:
-            got = []
-            r = q.copy()
-            while eng.can_stock(r):
-                r.push_raw(stock)
-                if r.is_blocked():
-                    break
-                state = (r.piles[S], r.piles[W], r.down[S], r.pass_no, r.idle)
-                got.append(state)
-                if state[:3] == at[:3]:
-                    break
+            got = _talon_states(q, stock)
             if len(cycles) > 20_000:
                 cycles.clear()
             cycles[at] = got
@@ -1585,8 +1597,7 @@ def _lean(pos, short, max_states):
             q, g, last, node = stack.pop()
             if not stack:
                 del buckets[lo]
-            q = q.copy()
-            while True:  # the only move there is, or a card up at once
+            while True:  # the only move there is, or a card up at once (q is this entry's)
                 ms = _lean_moves(kn, q, last, cycle)
                 if len(ms) != 1:
                     break
@@ -1989,23 +2000,12 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         got = cycles.get(start) if cache_cycles else None
         if got is not None:
             return got
-        q = scan.copy()
-        steps, where, mask = [], {}, 0
-        can_stock = q.engine.can_stock
-        while True:
-            q.push_raw(stock)
-            if q.is_blocked():
-                break
-            state = (q.piles[S], q.piles[W], q.down[S], q.pass_no, q.idle)
-            steps.append(state)
+        steps, where, mask = _talon_states(scan, stock), {}, 0
+        for k, state in enumerate(steps, 1):
             w = state[1]
             if w and w[-1] != UNKNOWN:
-                where.setdefault(w[-1], []).append(len(steps))
+                where.setdefault(w[-1], []).append(k)
                 mask |= 1 << w[-1]
-            # The talon's state counts its face-down cards too: Pyramid's first `s` only
-            # turns the top stock card up in place, leaving the stock and waste as they were.
-            if not can_stock(q) or state[:3] == start[:3]:
-                break
         got = (steps, where, mask)
         if cache_cycles:
             if len(cycles) > 20_000:  # a bound on the memory it takes

@@ -465,7 +465,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
         hit &= big[None, :] <= LONE_BIG * dj[:, None]
     if LONE_NOT_ITSELF:
         # the lone blob's own box is no blob at the other's place (its corner reaches there
-        # where the index lies aslant: bench Gaps scene 17's Q♦)
+        # where the index lies aslant: check-set Gaps scene 17's 8♠ and 9♥)
         hit[np.arange(len(j)), j] = False
     hit = hit.any(1)
     # nor a reading there already

@@ -9,7 +9,7 @@ from solverhelp import made, replays_to_a_win, run_out
 
 from companion.rules import deal
 from companion.rules.engine import MOVE, STOCK
-from companion.solver.search import JUMP, _lean, _lean_moves, knowledge
+from companion.solver.search import JUMP, _lean, _lean_moves, _talon_states, knowledge
 
 
 def test_the_lean_look_wins_a_deal_the_other_looks_do_not_and_the_line_replays():
@@ -24,17 +24,7 @@ def test_the_lean_look_wins_a_deal_the_other_looks_do_not_and_the_line_replays()
 
 def _cycle(q, kn):
     """The talon's states after each turn of one cycle (as the solver keeps them)."""
-    got, r = [], q.copy()
-    at = (q.piles[kn.S], q.piles[kn.W], q.down[kn.S])
-    while r.engine.can_stock(r):
-        r.push_raw((STOCK, kn.S, 0, -1))
-        if r.is_blocked():
-            break
-        state = (r.piles[kn.S], r.piles[kn.W], r.down[kn.S], r.pass_no, r.idle)
-        got.append(state)
-        if state[:3] == at:
-            break
-    return got
+    return _talon_states(q, (STOCK, kn.S, 0, -1))
 
 
 @pytest.mark.parametrize("options", [{"draw": 1}, {"draw": 3},
