@@ -709,6 +709,33 @@ class Knowledge:
                 and self.variant.win == "foundations" and self.decks == 1
                 and len(eng.names) == len(self.T) + len(self.F))
 
+    def talon_exhaustible(self, root) -> bool:
+        """Whether a whole search from ``root`` may run as :func:`_exhaust_talon`: a
+        Klondike-like game whose engine moves are exactly a top card up to a foundation that
+        takes it, a run of face-up cards (any part of it, from the top) onto a pile that
+        takes its lowest card or into a space as the space table says, the waste's top card
+        up or onto the tableau, and (if the rules allow) a foundation's top card back onto
+        the tableau; a stock dealt to the waste a few cards at a time, the waste turned over
+        as the new stock, passes unlimited (``talon_draw``); one deck, foundations building
+        up in suit, won when they hold every card. ``root``: not idle, its stock face down
+        and its waste face up."""
+        eng = root.engine
+        v = self.variant
+        names = {g.__name__ for g in eng.gens}
+        allowed = {"_gen_to_foundations", "_gen_tableau", "_gen_waste_to_tableau"}
+        if eng.f_returns:
+            allowed.add("_gen_from_foundations")
+        S, W = self.S, self.W
+        return (bool(self.talon_draw) and self.dig and self.decks == 1 and names == allowed
+                and eng.unit == "run" and not eng.space_unit and eng.space_card is not None
+                and not eng.tmax and eng.plain_move and not eng.R and not eng.refill_aces
+                and not (eng.fill_first or eng.strict_last or eng.force_aces)
+                and v.stock.deal == "waste" and v.stock.redeal == "waste"
+                and not v.stock.no_empty_tableau and v.stock.draw == self.talon_draw
+                and v.win == "foundations" and not self.lone and not self.deal_first
+                and len(eng.names) == len(self.T) + len(self.F) + 2
+                and not root.idle and root.down[S] == len(root.piles[S]) and not root.down[W])
+
     def pointer(self, pos) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
         a dominance (see ``dominance``; such a key ends with 2), else -1."""
@@ -1274,6 +1301,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
 
     open_game = ("order", False) in plan and len(plan) > 1   # see :func:`solve`
     fast_prover = FAST_PROVER and open_game and knowledge(pos.variant).exhaustible(pos)
+    # (the search of the whole space alone: no other whole search shares its positions)
+    fast_talon = FAST_TALON and sum(whole) == 1 and knowledge(pos.variant).talon_exhaustible(pos)
 
     def run(i, how, narrow):
         if how == "shaken":
@@ -1286,6 +1315,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             return _steps(pos, prefer, short, how, narrow, max_states)
         if i == prover and fast_prover:
             return _exhaust(pos, short, max_states, visited=proof_set, line=proof_line)
+        if i == prover and fast_talon:
+            return _exhaust_talon(pos, short, max_states)
         if i == prover:
             # An open game's prover has its move order shaken as the shaken look's first
             # run has it (the same seed): it goes on where that run's budget stopped it,
@@ -1316,6 +1347,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     if not open_game and len(plan) > 1:  # the narrow looks and the whole search
         shares = [NARROW_SHARES["prover" if r == "prover" else how]
                   for r, (how, _) in zip(roles, plan, strict=True)]
+        if fast_talon:
+            shares[prover] = TALON_SHARE
     spent_memory = False
 
     def finish(r: SolveResult, reason: str | None = None) -> SolveResult:
@@ -1428,6 +1461,19 @@ OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10}
 # (before the fast prover's digging order), with 40: 184.
 FAST_PROVER = True
 EXHAUST_SHARE = 28
+
+# Where a stock is dealt to a waste (Klondike; see ``Knowledge.talon_exhaustible``), the
+# prover is :func:`_exhaust_talon`, with TALON_SHARE slices a round in place of the prover's
+# NARROW_SHARES. A slice is a number of positions, and its positions cost the least: with 2
+# slices it had some 10 % of the time. Klondike with foundation returns, the prover alone:
+# draw 3 seed 150 (lost) 2.3 -> 0.6 s (34,475 keys for 18,344 positions -> 16,039 for
+# 18,345), seed 183 3.5 -> 1.3 s; draw 1 seed 21 5.3 -> 2.0 s, 183 10.9 -> 3.9 s. Seeds
+# 1-200 at 5 s a deal (two workers), resolved with draw 3 / draw 1: 187 / 191 with the
+# prover of ``_steps``; with this one and 2 slices 187 / 190, 12 slices 190 / 191, 16
+# 189 / 191, 24 188 / 190, 32 186 / 189. Default rules (no returns): 191 / 190 before,
+# 191 / 191 with 8 or 12 slices.
+FAST_TALON = True
+TALON_SHARE = 12
 
 # Whether the safe moves are looked for among the moves up alone (where they are all moves
 # up, ``Knowledge.safe_up``), all the legal moves generated only once none is safe: the same
@@ -1719,6 +1765,28 @@ def _lean_moves(kn, q, last, cycle):
     return out
 
 
+def _safe_test(kn):
+    """:meth:`Knowledge.safe_move`'s test, written for the fast whole searches: a function
+    of (a card a foundation takes, the foundation that takes each card or -1, how many of
+    each card the foundations hold) saying whether nothing can still need the card."""
+    needers = [kn.needers.get(c, (UNKNOWN,)) for c in range(53)]
+    harmless, decks = kn.harmless_needers, kn.decks
+
+    def safe(c, up, onf) -> bool:
+        need = needers[c]
+        if not need:
+            return True
+        if UNKNOWN in need:
+            return False
+        if all(onf[u] >= decks for u in need):
+            return True
+        return harmless and not any(not onf[u] and (up[u] < 0 or
+                                                    any(not onf[x] for x in needers[u]))
+                                    for u in need)
+
+    return safe
+
+
 def _exhaust(pos, short, max_states, visited=None, line=None):
     """The whole depth-first search of :func:`_steps` where :meth:`Knowledge.exhaustible`
     holds, written for speed: the tableau piles as byte strings played on directly (no
@@ -1737,12 +1805,11 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
     start = time.perf_counter()
     if visited is None:
         visited = set()
-    T, decks = kn.T, kn.decks
+    T = kn.T
     space_card = eng.space_card
     onto = eng.onto_mask  # for each card, the cards it may go on (a bit mask)
     frules = eng.f_rules
-    needers = [kn.needers.get(c, (UNKNOWN,)) for c in range(53)]
-    auto, harmless = kn.auto, kn.harmless_needers
+    auto = kn.auto
     one = [bytes((c,)) for c in range(53)]
     piles = pos.piles
     cols = [bytes(piles[i]) for i in T]
@@ -1764,17 +1831,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
                         m[c] = k
         return m
 
-    def safe(c, up) -> bool:  # Knowledge.safe_move's test, written for this loop
-        need = needers[c]
-        if not need:
-            return True
-        if UNKNOWN in need:
-            return False
-        if all(onf[u] >= decks for u in need):
-            return True
-        return harmless and not any(not onf[u] and (up[u] < 0 or
-                                                    any(not onf[x] for x in needers[u]))
-                                    for u in need)
+    safe = _safe_test(kn)
 
     at = [0] * 53  # the pile a top card tops (one deck: no two tops alike)
 
@@ -1799,7 +1856,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
             c = p[-1]
             k = up[c]
             if k >= 0:
-                if auto and safe(c, up):
+                if auto and safe(c, up, onf):
                     return [(i, -1 - k)]
                 out.append((i, -1 - k))
             hit = onto[c] & tops
@@ -1882,6 +1939,338 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
                 if keep_line:
                     line.discard(key)
     return result(LOST, f"all {len(visited)} reachable positions searched "
+                        f"(up to symmetry and safe moves), none is won")
+
+
+def _exhaust_talon(pos, short, max_states):
+    """The whole depth-first search of :func:`_steps` where
+    :meth:`Knowledge.talon_exhaustible` holds (Klondike), written for speed as
+    :func:`_exhaust` is: the piles as byte strings played on directly, the talon as one
+    sequence (the waste bottom to top, then the stock top to bottom) and a pointer (the
+    waste's size), a move from the talon a jump of the pointer through the stock's cycle
+    (each turn of it a stock action) and then the move; the safe moves of
+    :meth:`Knowledge.safe_move` played at once. The key names the tableau (piles
+    interchangeable), the foundations (interchangeable) and the talon, its pointer left out
+    where the stock's turns reach the same pointers (a multiple of the draw, or the end),
+    else the least pointer met of its class kept (see ``Knowledge.dominance``). It searches
+    every reachable position before saying ``lost``. A won line is replayed in the engine
+    before it is given."""
+    kn = knowledge(pos.variant)
+    eng = pos.engine
+    start = time.perf_counter()
+    T, S, W, d = kn.T, kn.S, kn.W, kn.talon_draw
+    nT = len(T)
+    tb, onto, space_card = eng.tbuild, eng.onto_mask, eng.space_card
+    frules = eng.f_rules
+    Fp = tuple(f for f, *_ in frules)
+    returns = eng.f_returns
+    auto = kn.auto
+    waste_auto = W in kn.auto_sources
+    dominance = kn.dominance
+    ends, one = _ENDS, [bytes((c,)) for c in range(53)]
+    stock = (STOCK, S, 0, -1)
+    visited: set[bytes] = set()
+    dom: dict[bytes, int] = {}
+    nodes = 0
+    fcache: dict = {}
+
+    def fstate(fp):
+        """The foundations' state: what they take (card -> foundation, or -1), the cards on
+        them, and their part of the key (the piles interchangeable)."""
+        got = fcache.get(fp)
+        if got is None:
+            up = [-1] * 53
+            onf = bytearray(53)
+            for k, (_, base, on_top, most) in enumerate(frules):
+                p = fp[k]
+                for x in p:
+                    onf[x] = 1
+                if len(p) < most:
+                    for c in (on_top[p[-1]] if p else base):
+                        if up[c] < 0:
+                            up[c] = k
+            takes = 0
+            for c in range(52):
+                if up[c] >= 0:
+                    takes |= 1 << c
+            got = (up, onf, b"".join(sorted(p + ends[0] for p in fp)), takes)
+            if len(fcache) > 50_000:
+                fcache.clear()
+            fcache[fp] = got
+        return got
+
+    safe = _safe_test(kn)
+
+    cycles: dict = {}
+    runs: dict = {}  # a pile's face-up cards -> where the run on top of them starts
+    tacc_mask = eng.tacc_mask
+    space_mask = sum(1 << c for c in range(52) if space_card[c])
+
+    def cycle(n, p):
+        """The pointers the stock's turns reach from pointer ``p`` in a talon of ``n``
+        cards, each with the turns it takes (the waste turned over is a turn), up to the
+        first met again; only those where the waste has a card."""
+        got = cycles.get((n, p))
+        if got is None:
+            got, seen, q, t = [], {p}, p, 0
+            while n:
+                q = min(q + d, n) if q < n else 0
+                t += 1
+                if q in seen:
+                    break
+                seen.add(q)
+                if q:
+                    got.append((t, q))
+            cycles[(n, p)] = got
+        return got
+
+    def flip(cols, downs, i):
+        n = len(cols[i])
+        if downs[i] >= n:
+            downs[i] = n - 1 if n else 0
+
+    def settle(cols, downs, parts, fp, tal, ptr, raw, changed=None):
+        """Play the safe moves (appended to ``raw``); give the foundations, talon, pointer.
+        ``changed``: where the foundations are as in a settled position, the tableau piles
+        whose top card is new (the other tops are not safe, and the waste's top is not
+        unless it is new too, ``changed`` then ending with -1)."""
+        if changed is not None:
+            up, onf = fstate(fp)[:2]
+            for i in changed:
+                if i < 0:
+                    if not waste_auto or not ptr:
+                        continue
+                    c = tal[ptr - 1]
+                elif cols[i]:
+                    c = cols[i][-1]
+                else:
+                    continue
+                if up[c] >= 0 and safe(c, up, onf):
+                    break
+            else:
+                return fp, tal, ptr
+        while True:
+            up, onf = fstate(fp)[:2]
+            for i in range(nT):
+                p = cols[i]
+                if p:
+                    c = p[-1]
+                    k = up[c]
+                    if k >= 0 and safe(c, up, onf):
+                        cols[i] = p[:-1]
+                        flip(cols, downs, i)
+                        parts[i] = cols[i] + ends[downs[i]]
+                        fp = fp[:k] + (fp[k] + one[c],) + fp[k + 1:]
+                        raw.append((MOVE, T[i], 1, Fp[k]))
+                        break
+            else:
+                if waste_auto and ptr:
+                    c = tal[ptr - 1]
+                    k = up[c]
+                    if k >= 0 and safe(c, up, onf):
+                        tal = tal[:ptr - 1] + tal[ptr:]
+                        ptr -= 1
+                        fp = fp[:k] + (fp[k] + one[c],) + fp[k + 1:]
+                        raw.append((MOVE, W, 1, Fp[k]))
+                        continue
+                return fp, tal, ptr
+
+    def moves(cols, downs, fp, tal, ptr):
+        """The moves, likeliest first: cards up, runs that turn a card or empty a pile,
+        the talon's cards, the other runs, cards back from the foundations."""
+        up, _, _, takes = fstate(fp)
+        tops, space, at, live = 0, -1, [0] * 53, takes
+        for j in range(nT):
+            p = cols[j]
+            if p:
+                t = p[-1]
+                tops |= 1 << t
+                at[t] = j
+                live |= tacc_mask[t]
+            elif space < 0:
+                space = j   # (the spaces are alike: one is tried)
+        if space >= 0:
+            live |= space_mask
+        first, turn, talon, rest = [], [], [], []
+        for i in range(nT):
+            p = cols[i]
+            if not p:
+                continue
+            n = len(p)
+            k = up[p[-1]]
+            if k >= 0:
+                first.append((1, i, k))
+            low = downs[i]
+            x = runs.get(p[low:])
+            if x is None:
+                x = n - 1
+                while x > low and tb[p[x - 1]][p[x]]:
+                    x -= 1
+                x -= low
+                if len(runs) > 100_000:
+                    runs.clear()
+                runs[p[low:]] = x
+            x += low
+            for b in range(x, n):
+                out = turn if b == low else rest  # (a card turned, or a pile emptied)
+                c = p[b]
+                hit = onto[c] & tops
+                while hit:
+                    h = hit & -hit
+                    hit ^= h
+                    j = at[h.bit_length() - 1]
+                    if j != i:
+                        out.append((0, i, n - b, j))
+                if space >= 0 and b and space_card[c]:
+                    out.append((0, i, n - b, space))
+        if tal:
+            for t, q in ([(0, ptr)] if ptr else []) + cycle(len(tal), ptr):
+                c = tal[q - 1]
+                if not live >> c & 1:
+                    continue  # (no move for it)
+                k = up[c]
+                if k >= 0:
+                    first.append((2, t, q, -1 - k))
+                hit = onto[c] & tops
+                while hit:
+                    h = hit & -hit
+                    hit ^= h
+                    talon.append((2, t, q, at[h.bit_length() - 1]))
+                if space >= 0 and space_card[c]:
+                    talon.append((2, t, q, space))
+        out = first + turn + talon + rest
+        if returns:
+            for k in range(len(fp)):
+                p = fp[k]
+                if p:
+                    c = p[-1]
+                    hit = onto[c] & tops
+                    while hit:
+                        h = hit & -hit
+                        hit ^= h
+                        out.append((3, k, at[h.bit_length() - 1]))
+                    if space >= 0 and space_card[c]:
+                        out.append((3, k, space))
+        return out
+
+    def raw_of(m) -> list:
+        kind = m[0]
+        if kind == 0:
+            return [(MOVE, T[m[1]], m[2], T[m[3]])]
+        if kind == 1:
+            return [(MOVE, T[m[1]], 1, Fp[m[2]])]
+        if kind == 2:
+            dest = m[3]
+            return [stock] * m[1] + [(MOVE, W, 1, T[dest] if dest >= 0 else Fp[-1 - dest])]
+        return [(MOVE, Fp[m[1]], 1, T[m[2]])]
+
+    def result(verdict, reason, path=()):
+        line = []
+        for m, raw in path:
+            if m is not None:
+                line += raw_of(m)
+            line += raw
+        line = _replayed(pos, line, short, "the fast whole search")
+        return SolveResult(verdict, [eng.text(m) for m in line], nodes, len(visited) + len(dom),
+                           time.perf_counter() - start, reason, line)
+
+    def fresh(parts, fp, tal, ptr) -> bool:
+        key = b"".join(sorted(parts)) + fstate(fp)[2] + tal
+        n = len(tal)
+        if d == 1 or not ptr % d or ptr == n:
+            key += b"\xff\x00"
+        elif not dominance:
+            key += bytes((254, ptr))
+        else:  # a class of a dominance: new only with a pointer less than any met in it
+            key += bytes((255, ptr % d))
+            old = dom.get(key)
+            if old is not None and old <= ptr:
+                return False
+            dom[key] = ptr
+            return True
+        if key in visited:
+            return False
+        visited.add(key)
+        return True
+
+    piles, down = pos.piles, pos.down
+    cols = [bytes(piles[i]) for i in T]
+    downs = [down[i] for i in T]
+    parts = [cols[i] + ends[downs[i]] for i in range(nT)]
+    fp = tuple(bytes(piles[f]) for f in Fp)
+    tal, ptr = bytes(piles[W]) + bytes(piles[S][::-1]), len(piles[W])
+    size = eng.deck_size
+    raw0: list = []
+    if auto:
+        fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw0)
+    path = [(None, raw0)]
+    if sum(map(len, fp)) == size:
+        return result(WON, "won", path)
+    fresh(parts, fp, tal, ptr)
+    # each frame: the position (its piles as lists, foundations, talon, pointer), its moves,
+    # the next to try
+    frames = [[cols, downs, parts, fp, tal, ptr, moves(cols, downs, fp, tal, ptr), 0]]
+    while frames:
+        fr = frames[-1]
+        ms, i = fr[6], fr[7]
+        if i >= len(ms):
+            frames.pop()
+            path.pop()
+            continue
+        fr[7] = i + 1
+        m = ms[i]
+        cols, downs, parts, fp, tal, ptr = fr[0][:], fr[1][:], fr[2][:], fr[3], fr[4], fr[5]
+        kind = m[0]
+        changed = None
+        if kind == 0:
+            _, a, n, b = m
+            p = cols[a]
+            cols[a] = p[:-n]
+            cols[b] += p[-n:]
+            flip(cols, downs, a)
+            parts[a] = cols[a] + ends[downs[a]]
+            parts[b] = cols[b] + ends[downs[b]]
+            changed = (a,)  # (the top of b was the top of a)
+        elif kind == 1:
+            _, a, k = m
+            p = cols[a]
+            cols[a] = p[:-1]
+            flip(cols, downs, a)
+            parts[a] = cols[a] + ends[downs[a]]
+            fp = fp[:k] + (fp[k] + p[-1:],) + fp[k + 1:]
+        elif kind == 2:
+            _, _, q, b = m
+            c = tal[q - 1]
+            tal, ptr = tal[:q - 1] + tal[q:], q - 1
+            if b >= 0:
+                cols[b] += one[c]
+                parts[b] = cols[b] + ends[downs[b]]
+                changed = (b, -1)
+            else:
+                k = -1 - b
+                fp = fp[:k] + (fp[k] + one[c],) + fp[k + 1:]
+        else:
+            _, k, b = m
+            f = fp[k]
+            fp = fp[:k] + (f[:-1],) + fp[k + 1:]
+            cols[b] += f[-1:]
+            parts[b] = cols[b] + ends[downs[b]]
+        raw: list = []
+        if auto:
+            fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw, changed)
+        if fp is not fr[3] and sum(map(len, fp)) == size:
+            path.append((m, raw))
+            return result(WON, f"won after searching {nodes + 1} positions", path)
+        if not fresh(parts, fp, tal, ptr):
+            continue
+        nodes += 1
+        path.append((m, raw))
+        frames.append([cols, downs, parts, fp, tal, ptr, moves(cols, downs, fp, tal, ptr), 0])
+        if not nodes & SLICE:
+            if max_states is not None and len(visited) + len(dom) > max_states:
+                return result(UNKNOWN_VERDICT, "memory budget spent")
+            yield nodes, len(visited) + len(dom)
+    return result(LOST, f"all {len(visited) + len(dom)} reachable positions searched "
                         f"(up to symmetry and safe moves), none is won")
 
 
