@@ -1316,7 +1316,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
         if i == prover and fast_prover:
             return _exhaust(pos, short, max_states, visited=proof_set, line=proof_line)
         if i == prover and fast_talon:
-            return _exhaust_talon(pos, short, max_states)
+            return _exhaust_talon(pos, short, max_states, prefer)
         if i == prover:
             # An open game's prover has its move order shaken as the shaken look's first
             # run has it (the same seed): it goes on where that run's budget stopped it,
@@ -1942,7 +1942,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
                         f"(up to symmetry and safe moves), none is won")
 
 
-def _exhaust_talon(pos, short, max_states):
+def _exhaust_talon(pos, short, max_states, prefer=None):
     """The whole depth-first search of :func:`_steps` where
     :meth:`Knowledge.talon_exhaustible` holds (Klondike), written for speed as
     :func:`_exhaust` is: the piles as byte strings played on directly, the talon as one
@@ -1954,7 +1954,8 @@ def _exhaust_talon(pos, short, max_states):
     where the stock's turns reach the same pointers (a multiple of the draw, or the end),
     else the least pointer met of its class kept (see ``Knowledge.dominance``). It searches
     every reachable position before saying ``lost``. A won line is replayed in the engine
-    before it is given."""
+    before it is given. ``prefer``: raw moves to try first at the root, in order, as in
+    :func:`solve`."""
     kn = knowledge(pos.variant)
     eng = pos.engine
     start = time.perf_counter()
@@ -2209,7 +2210,11 @@ def _exhaust_talon(pos, short, max_states):
     fresh(parts, fp, tal, ptr)
     # each frame: the position (its piles as lists, foundations, talon, pointer), its moves,
     # the next to try
-    frames = [[cols, downs, parts, fp, tal, ptr, moves(cols, downs, fp, tal, ptr), 0]]
+    ms = moves(cols, downs, fp, tal, ptr)
+    if prefer:  # (the first raw move of each: the stock action, for a jump)
+        order = {m: k for k, m in enumerate(prefer)}
+        ms.sort(key=lambda m: order.get(raw_of(m)[0], len(order)))
+    frames = [[cols, downs, parts, fp, tal, ptr, ms, 0]]
     while frames:
         fr = frames[-1]
         ms, i = fr[6], fr[7]

@@ -131,3 +131,15 @@ def test_the_fast_talon_prover_is_only_for_games_whose_rules_it_plays():
     # idle: the last pass changed nothing, and the stock's end would block the game
     idle = made("klondike", {"t1": "Ks", "w": "5h 7c"}, idle=True)
     assert not knowledge(idle.variant).talon_exhaustible(idle)
+
+
+def test_klondike_fast_prover_tries_the_preferred_moves_first():
+    # The hints' samples agree on their first move where they can: the moves preferred
+    # come first at the root, in the order given.
+    # Seed 27 (draw 3): four moves between the piles at the start, no card to send up.
+    pos = deal("klondike", 27, {"draw": 3})
+    legal = [m for m in pos.raw_moves() if m[0] != STOCK]
+    assert len(legal) == 4
+    for m in legal:
+        r = run_out(_exhaust_talon(pos, False, None, prefer=[m]))
+        assert r.verdict == "won" and r.raw[0] == m and replays_to_a_win(pos, r.moves)
