@@ -1,7 +1,7 @@
 """How the solver's portfolio should share its time: each search of a narrowable game's
-portfolio (the narrow depth-first, best-first, beam and dive looks, and the whole depth-first
-search; see :func:`companion.solver.search.solve`) run alone on the same deals, then the
-portfolio replayed from those runs under any shares of slices a round.
+portfolio (the narrow depth-first, best-first, beam and dive looks, the whole depth-first
+search, and the lean look; see :func:`companion.solver.search.solve`) run alone on the same
+Klondike deals, then the portfolio replayed from those runs under any shares of slices a round.
 
 The searches of that portfolio share nothing (no positions, no budget but the time), so a
 portfolio settles a deal when the first of its searches to reach a verdict that settles it
@@ -13,10 +13,13 @@ the shares is then replayed in a moment, without the timing noise of a run (the 
 portfolio's runs resolve within one deal of the replay). A round gives each search its slices
 of SLICE + 1 positions, so its share of the time is its slices times its cost per position,
 which the runs alone measure too. Deals that :meth:`Knowledge.stuck` proves lost before any
-search are counted resolved, as the portfolio counts them.
+search are counted resolved, as the portfolio counts them. (The replay starts every search
+at once: in the solver the lean look joins once the others have expanded LEAN_AFTER
+positions, which changes the deals settled within a few hundredths of a second, not those
+that take long.)
 
-    python bench/looks.py [--draw 1] [--seeds 1-200] [--timeout 5] [--jobs N]
-                          [--save FILE | --load FILE] [--shares 2,2,1,1,2 ...]
+    python bench/looks.py [--draw 1] [--returns] [--seeds 1-200] [--timeout 5] [--jobs N]
+                          [--save FILE | --load FILE] [--shares 2,2,1,1,12,4 ...]
 """
 
 from __future__ import annotations
@@ -29,18 +32,19 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-LOOKS = (("depth", True), ("best", True), ("beam", True), ("dive", True), ("depth", False))
-NAMES = ("depth", "best", "beam", "dive", "prover")
+LOOKS = (("depth", True), ("best", True), ("beam", True), ("dive", True), ("depth", False),
+         ("lean", True))
+NAMES = ("depth", "best", "beam", "dive", "prover", "lean")
 
 
 def alone(task):
     """One deal: whether it is stuck, and each search's (verdict, seconds, positions,
     whether its time ran out) alone."""
-    draw, seed, timeout = task
+    draw, returns, seed, timeout = task
     from companion.rules import deal, load_variant
     from companion.solver import Limits
     from companion.solver.search import _search, knowledge
-    pos = deal(load_variant("klondike", {"draw": draw}), seed)
+    pos = deal(load_variant("klondike", {"draw": draw, "foundation_return": returns}), seed)
     if knowledge(pos.variant).stuck(pos):
         return seed, None
     out = []
@@ -86,6 +90,8 @@ def resolved(data, shares, budget):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--draw", type=int, default=1, choices=(1, 3))
+    ap.add_argument("--returns", action="store_true",
+                    help="foundation returns on (as bench/solver.py plays Klondike)")
     ap.add_argument("--seeds", default="1-200", help="seeds as survey takes them: 1-200, or 1-10,20,30-40")
     ap.add_argument("--timeout", type=float, default=5.0,
                     help="seconds for each search alone, and the portfolio's budget")
@@ -93,11 +99,11 @@ def main(argv=None):
     ap.add_argument("--save", help="write the runs alone to this JSON file")
     ap.add_argument("--load", help="replay runs saved before, without running them again")
     ap.add_argument("--shares", nargs="*", default=[],
-                    help="settings to replay, each five numbers: depth,best,beam,dive,prover "
-                         "(the solver's own NARROW_SHARES, a slice each, and the best of a "
+                    help="settings to replay, each six numbers: depth,best,beam,dive,prover,"
+                         "lean (the solver's own shares, a slice each, and the best of a "
                          "small grid are always shown)")
     args = ap.parse_args(argv)
-    from companion.solver.search import NARROW_SHARES
+    from companion.solver.search import FAST_TALON, NARROW_SHARES, TALON_SHARE
     if args.load:
         with open(args.load) as f:
             saved = json.load(f)
@@ -109,7 +115,7 @@ def main(argv=None):
         from companion.seeds import parse_seed_range
         seeds = parse_seed_range(args.seeds)
         data = {}
-        tasks = [(args.draw, s, args.timeout) for s in seeds]
+        tasks = [(args.draw, args.returns, s, args.timeout) for s in seeds]
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
             for k, (seed, runs) in enumerate(pool.imap_unordered(alone, tasks), 1):
                 data[seed] = runs
@@ -118,19 +124,21 @@ def main(argv=None):
         budget = args.timeout
         if args.save:
             with open(args.save, "w") as f:
-                json.dump({"draw": args.draw, "timeout": budget, "runs": data}, f)
+                json.dump({"draw": args.draw, "returns": args.returns, "timeout": budget,
+                           "runs": data}, f)
     print(f"{len(data)} deals, {sum(r is None for r in data.values())} proved lost before any "
           f"search; portfolio budget {budget:g} s")
     for k, name in enumerate(NAMES):
-        only = [0] * 5
+        only = [0] * len(NAMES)
         only[k] = 1
         print(f"  {name} alone: {resolved(data, only, budget)[0]} resolved")
-    settings = [("a slice each", (1, 1, 1, 1, 1)),
-                ("NARROW_SHARES", tuple(NARROW_SHARES[n] for n in NAMES))]
+    # (Klondike's prover is the fast whole search, with TALON_SHARE slices)
+    own = tuple(TALON_SHARE if n == "prover" and FAST_TALON else NARROW_SHARES[n] for n in NAMES)
+    settings = [("a slice each", (1,) * len(NAMES)), ("the solver's shares", own)]
     settings += [("--shares", tuple(float(x) for x in s.split(","))) for s in args.shares]
-    grid = max(itertools.product((1, 2, 3, 4), repeat=5),
+    grid = max(itertools.product(*[(1, 2, 4)] * 4, (2, 6, 12, 24), (1, 2, 4, 8)),
                key=lambda w: (resolved(data, w, budget)[0], -sum(w)))
-    settings.append(("best of the grid 1-4", grid))
+    settings.append(("best of a grid", grid))
     for label, w in settings:
         n, unknown = resolved(data, w, budget)
         print(f"  {label} {','.join(f'{x:g}' for x in w)}: {n} resolved; unknown: "
