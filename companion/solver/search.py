@@ -1995,7 +1995,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
                 if up[c] >= 0:
                     takes |= 1 << c
             got = (up, onf, b"".join(sorted(p + ends[0] for p in fp)), takes)
-            if len(fcache) > 50_000:
+            if len(fcache) > 5_000:  # (a bound on the memory it takes: some 4 MB)
                 fcache.clear()
             fcache[fp] = got
         return got
@@ -2108,7 +2108,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
                 while x > low and tb[p[x - 1]][p[x]]:
                     x -= 1
                 x -= low
-                if len(runs) > 100_000:
+                if len(runs) > 20_000:
                     runs.clear()
                 runs[p[low:]] = x
             x += low
