@@ -1581,6 +1581,294 @@ def _lean(pos, short, max_states):
     """The lean look (see :data:`LEAN_WIDTH`), a generator as :func:`_steps` is: it yields
     (positions expanded, positions stored) every few hundred positions, and returns a
     :class:`SolveResult`: ``won`` with a line the engine replays, else ``unknown`` (a
+    narrow look proves nothing). Where :meth:`Knowledge.talon_exhaustible` holds it plays
+    on the piles' bytes and the talon's sequence (:func:`_lean_bytes`), the same search."""
+    if knowledge(pos.variant).talon_exhaustible(pos):
+        return _lean_bytes(pos, short, max_states)
+    return _lean_engine(pos, short, max_states)
+
+
+def _lean_bytes(pos, short, max_states):
+    """:func:`_lean_engine` written for speed as :func:`_exhaust_talon` is: the same moves
+    (those of :func:`_lean_moves`, in the same order), priorities, keys and budgets, on a
+    position held as the tableau piles' bytes, their face-down counts, the foundations'
+    bytes, the talon (one sequence) with its pointer, and the pass."""
+    kn = knowledge(pos.variant)
+    eng = pos.engine
+    start = time.perf_counter()
+    T, S, W, d = kn.T, kn.S, kn.W, kn.talon_draw
+    nT = len(T)
+    tb, space_card = eng.tbuild, eng.space_card
+    frules = eng.f_rules
+    Fp = tuple(f for f, *_ in frules)
+    returns = eng.f_returns
+    draw1 = d == 1
+    ends, one = _ENDS, [bytes((c,)) for c in range(53)]
+    stock = (STOCK, S, 0, -1)
+    size = eng.deck_size
+    nodes, states = 0, 0
+    fcache: dict = {}
+    runs: dict = {}
+    cycles: dict = {}
+
+    def takes(fp):  # card -> the foundation (its number) that takes it now, or -1
+        got = fcache.get(fp)
+        if got is None:
+            got = [-1] * 53
+            for k, (_, base, on_top, most) in enumerate(frules):
+                p = fp[k]
+                if len(p) < most:
+                    for c in (on_top[p[-1]] if p else base):
+                        if got[c] < 0:
+                            got[c] = k
+            if len(fcache) > 5_000:
+                fcache.clear()
+            fcache[fp] = got
+        return got
+
+    def cycle(n, p, idle):
+        """(turns, pointer, passes begun) after each turn from pointer ``p``, as
+        :func:`_talon_states` goes: up to a pass that ends the game (the stock spent on a
+        pass that changed nothing) or back to ``p``; only where the waste has a card."""
+        got = cycles.get((n, p, idle))
+        if got is None:
+            got, q, t, wraps = [], p, 0, 0
+            while n:
+                if q < n:
+                    q = min(q + d, n)
+                else:
+                    q, wraps = 0, 1
+                t += 1
+                if (idle or wraps) and q == n:
+                    break
+                if q:
+                    got.append((t, q, wraps))
+                if q == p:
+                    break
+            cycles[(n, p, idle)] = got
+        return got
+
+    def moves(st, last):
+        """:func:`_lean_moves` on ``st``: each (kind, ...) as ``play`` takes it."""
+        cols, downs, fp, tal, ptr, pas, idle = st
+        low = 2 + min(map(len, fp))
+        acc = takes(fp)
+        spaces = [j for j in range(nT) if not cols[j]]
+        out = []
+        for i in range(nT):
+            p = cols[i]
+            if not p:
+                continue
+            c = p[-1]
+            k = acc[c]
+            if k >= 0:
+                if c % 13 + 1 < low:
+                    return [(1, i, k)]
+                out.append((1, i, k))
+            n, lo = len(p), downs[i]
+            x = runs.get(p[lo:])
+            if x is None:
+                x = n - 1
+                while x > lo and tb[p[x - 1]][p[x]]:
+                    x -= 1
+                x -= lo
+                if len(runs) > 20_000:
+                    runs.clear()
+                runs[p[lo:]] = x
+            x += lo
+            face = n - lo
+            for kk in range(n - x, 0, -1):
+                if kk != face and acc[p[-kk - 1]] < 0:
+                    continue  # (a part of a run, freeing no card for the foundations)
+                b = p[-kk]
+                for j in range(nT):
+                    q = cols[j]
+                    if q and j != i and tb[q[-1]][b]:
+                        out.append((0, i, kk, j))
+            # a king's run, off face-down cards, into the first space
+            if spaces and lo and n - x == face and space_card[p[lo]]:
+                out.append((0, i, face, spaces[0]))
+        if tal:
+            steps = cycle(len(tal), ptr, idle)
+            if ptr:
+                steps = [(0, ptr, 0)] + steps
+            for t, q, wraps in steps:
+                c = tal[q - 1]
+                k = acc[c]
+                if k >= 0 and c % 13 + 1 <= low:
+                    mv = (2, t, q, -1 - k, wraps)
+                    if draw1:
+                        if not t or not out:
+                            return [mv]
+                        out.append(mv)
+                        break
+                    out.append(mv)
+                    continue
+                if k >= 0:
+                    out.append((2, t, q, -1 - k, wraps))
+                space = False
+                for j in range(nT):
+                    r = cols[j]
+                    if r:
+                        if tb[r[-1]][c]:
+                            out.append((2, t, q, j, wraps))
+                    elif space_card[c] and not space:
+                        space = True
+                        out.append((2, t, q, j, wraps))
+        if returns and any(len(f) > low for f in fp):  # cards back, above the lowest
+            for k in range(len(fp)):
+                f = fp[k]
+                if len(f) <= low:
+                    continue
+                c = f[-1]
+                for j in range(nT):
+                    if last is not None and (last[0] == T[j] or last[1] == Fp[k]):
+                        continue
+                    r = cols[j]
+                    if (tb[r[-1]][c] if r else space_card[c] and j == spaces[0]):
+                        out.append((3, k, j))
+        return out
+
+    def play(st, m):
+        """The position after ``m``, and (the pile it came from, the pile it went to)."""
+        cols, downs, fp, tal, ptr, pas, idle = st
+        kind = m[0]
+        if kind == 2:
+            _, _, q, b, wraps = m
+            c = tal[q - 1]
+            tal, ptr, pas = tal[:q - 1] + tal[q:], q - 1, pas + wraps
+            if b >= 0:
+                cols = cols[:b] + (cols[b] + one[c],) + cols[b + 1:]
+                return (cols, downs, fp, tal, ptr, pas, False), (W, T[b])
+            k = -1 - b
+            fp = fp[:k] + (fp[k] + one[c],) + fp[k + 1:]
+            return (cols, downs, fp, tal, ptr, pas, False), (W, Fp[k])
+        if kind == 3:
+            _, k, b = m
+            f = fp[k]
+            fp = fp[:k] + (f[:-1],) + fp[k + 1:]
+            cols = cols[:b] + (cols[b] + f[-1:],) + cols[b + 1:]
+            return (cols, downs, fp, tal, ptr, pas, False), (Fp[k], T[b])
+        cols, downs = list(cols), list(downs)
+        a = m[1]
+        p = cols[a]
+        if kind == 0:
+            _, _, n, b = m
+            cols[b] += p[-n:]
+            to = T[b]
+        else:
+            n, k = 1, m[2]
+            fp = fp[:k] + (fp[k] + p[-1:],) + fp[k + 1:]
+            to = Fp[k]
+        rest = cols[a] = p[:-n]
+        if downs[a] >= len(rest):
+            downs[a] = len(rest) - 1 if rest else 0
+        return (tuple(cols), tuple(downs), fp, tal, ptr, pas, False), (T[a], to)
+
+    def cost(m):
+        return m[1] + 1 if m[0] == 2 else 1
+
+    def moves_left(st):  # Knowledge.moves_left
+        cols, downs, fp, tal, ptr = st[:5]
+        left = len(tal) - ptr
+        left += (left + d - 1) // d + ptr + _disorder(tal[:ptr])
+        for i in range(nT):
+            p = cols[i]
+            dn = downs[i]
+            left += len(p) + dn
+            if dn:
+                left += _disorder(p[::-1])
+        return left
+
+    def key(st):  # Knowledge.lean_key
+        cols, downs, fp = st[:3]
+        return b"".join(sorted([cols[i] + ends[downs[i]] for i in range(nT)])) + \
+            bytes([len(f) for f in fp] + [min(st[5], 255)])
+
+    def raw(m) -> list:
+        kind = m[0]
+        if kind == 0:
+            return [(MOVE, T[m[1]], m[2], T[m[3]])]
+        if kind == 1:
+            return [(MOVE, T[m[1]], 1, Fp[m[2]])]
+        if kind == 2:
+            b = m[3]
+            return [stock] * m[1] + [(MOVE, W, 1, T[b] if b >= 0 else Fp[-1 - b])]
+        return [(MOVE, Fp[m[1]], 1, T[m[2]])]
+
+    def line_of(node):
+        out = []
+        while node is not None:
+            node, m = node
+            out.append(m)
+        return [x for m in reversed(out) for x in raw(m)]
+
+    def result(verdict, reason, line=()):
+        line = _replayed(pos, list(line), short, "the lean look")
+        return SolveResult(verdict, [eng.text(m) for m in line], nodes, states,
+                           time.perf_counter() - start, reason, line)
+
+    piles, down = pos.piles, pos.down
+    root = (tuple(bytes(piles[i]) for i in T), tuple(down[i] for i in T),
+            tuple(bytes(piles[f]) for f in Fp), bytes(piles[W]) + bytes(piles[S][::-1]),
+            len(piles[W]), pos.pass_no, pos.idle)
+    budget = LEAN_BASE
+    while True:
+        closed: dict[bytes, int] = {}
+        buckets: dict[int, list] = {moves_left(root): [(root, 0, None, None)]}
+        while buckets and len(closed) < budget:
+            lo = min(buckets)
+            stack = buckets[lo]
+            st, g, last, node = stack.pop()
+            if not stack:
+                del buckets[lo]
+            while True:  # the only move there is, or a card up at once
+                ms = moves(st, last)
+                if len(ms) != 1:
+                    break
+                st, last = play(st, ms[0])
+                g += cost(ms[0])
+                node = (node, ms[0])
+            nodes += 1
+            if sum(map(len, st[2])) == size:
+                states = len(closed)
+                return result(WON, f"won after searching {nodes} positions", line_of(node))
+            n = len(closed)
+            width = LEAN_WIDTH if n < budget >> 2 else LEAN_WIDTH - 1 if n < budget >> 1 \
+                else LEAN_WIDTH - 2
+            kids = []
+            for m in ms:
+                st2, last2 = play(st, m)
+                added = g + cost(m) + moves_left(st2)
+                kids.append((added + size - sum(map(len, st2[2])) + st2[5], added, m, st2,
+                             last2))
+            kids.sort(key=_SCORE)  # (stable: the first generated of equal priority first)
+            for pri, added, m, st2, last2 in kids[:max(1, width)]:
+                k = key(st2)
+                old = closed.get(k)
+                if old is None or old > added:
+                    closed[k] = added
+                    got = buckets.get(pri)
+                    entry = (st2, g + cost(m), last2, (node, m))
+                    if got is None:
+                        buckets[pri] = [entry]
+                    else:
+                        got.append(entry)
+            if not nodes & SLICE:
+                states = len(closed)
+                if max_states is not None and 4 * states > max_states:
+                    return result(UNKNOWN_VERDICT, "memory budget spent")
+                yield nodes, states
+        states = len(closed)
+        if states < budget >> 2:  # nothing left to try, every child kept: it stops
+            return result(UNKNOWN_VERDICT, "the lean look found nothing more to try")
+        budget *= 2
+
+
+def _lean_engine(pos, short, max_states):
+    """The lean look (see :data:`LEAN_WIDTH`), a generator as :func:`_steps` is: it yields
+    (positions expanded, positions stored) every few hundred positions, and returns a
+    :class:`SolveResult`: ``won`` with a line the engine replays, else ``unknown`` (a
     narrow look proves nothing)."""
     kn = knowledge(pos.variant)
     eng = pos.engine

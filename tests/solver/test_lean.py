@@ -113,3 +113,39 @@ def test_the_lean_look_joins_only_once_the_others_have_had_their_positions(monke
     assert r.verdict == "unknown" and not joined
     search.solve(pos, Limits(seconds=None, nodes=3_000), short=False)
     assert joined
+
+
+def test_the_lean_look_on_bytes_is_the_same_search_as_through_the_engine():
+    # Where the fast whole search's rules hold (Klondike), the lean look plays on the piles'
+    # bytes (``_lean_bytes``): the same moves in the same order, the same priorities and
+    # keys, so the same positions, the same verdicts and the same lines, on deals and on
+    # positions along random games (the stock turned part way, passes begun, idle ones).
+    from companion.solver.search import _lean_bytes, _lean_engine
+
+    def run(search, pos, most=2_000):
+        gen, n = search(pos, False, None), 0
+        try:
+            while n < most:
+                n = next(gen)[0]
+        except StopIteration as done:
+            r = done.value
+            return r.verdict, r.nodes, r.states, r.raw
+        return "unknown", n
+
+    rng = random.Random(3)
+    compared = won = 0
+    for k in range(36):
+        options = {"draw": (1, 3)[k % 2], "foundation_return": k % 4 >= 2}
+        pos = deal("klondike", 1 + k, options)
+        for _ in range(rng.randrange(0, 60) if k >= 12 else 0):
+            ms = pos.raw_moves()
+            if not ms or pos.is_blocked():
+                break
+            pos.push_raw(rng.choice(ms))
+        if pos.is_won() or pos.is_blocked():
+            continue
+        a, b = run(_lean_engine, pos), run(_lean_bytes, pos)
+        assert a == b, (k, a[:3], b[:3])
+        compared += 1
+        won += a[0] == "won"
+    assert compared >= 30 and won >= 10
