@@ -1607,7 +1607,7 @@ def _lean_bytes(pos, short, max_states):
     start = time.perf_counter()
     T, S, W, d = kn.T, kn.S, kn.W, kn.talon_draw
     nT = len(T)
-    tb, space_card = eng.tbuild, eng.space_card
+    tb, onto, space_card = eng.tbuild, eng.onto_mask, eng.space_card
     frules = eng.f_rules
     Fp = tuple(f for f, *_ in frules)
     returns = eng.f_returns
@@ -1662,7 +1662,27 @@ def _lean_bytes(pos, short, max_states):
         cols, downs, fp, tal, ptr, pas, idle = st
         low = 2 + min(map(len, fp))
         acc = takes(fp)
-        spaces = [j for j in range(nT) if not cols[j]]
+        spaces, tops, at = [], 0, [0] * 53
+        for j in range(nT):
+            q = cols[j]
+            if q:
+                tops |= 1 << q[-1]
+                at[q[-1]] = j
+            else:
+                spaces.append(j)
+
+        def onto_piles(c) -> list:  # the piles whose top card takes c, in pile order
+            hit = onto[c] & tops
+            if not hit & (hit - 1):
+                return [at[hit.bit_length() - 1]] if hit else []
+            js = []
+            while hit:
+                h = hit & -hit
+                hit ^= h
+                js.append(at[h.bit_length() - 1])
+            js.sort()
+            return js
+
         out = []
         for i in range(nT):
             p = cols[i]
@@ -1689,10 +1709,8 @@ def _lean_bytes(pos, short, max_states):
             for kk in range(n - x, 0, -1):
                 if kk != face and acc[p[-kk - 1]] < 0:
                     continue  # (a part of a run, freeing no card for the foundations)
-                b = p[-kk]
-                for j in range(nT):
-                    q = cols[j]
-                    if q and j != i and tb[q[-1]][b]:
+                for j in onto_piles(p[-kk]):
+                    if j != i:
                         out.append((0, i, kk, j))
             # a king's run, off face-down cards, into the first space
             if spaces and lo and n - x == face and space_card[p[lo]]:
@@ -1715,26 +1733,22 @@ def _lean_bytes(pos, short, max_states):
                     continue
                 if k >= 0:
                     out.append((2, t, q, -1 - k, wraps))
-                space = False
-                for j in range(nT):
-                    r = cols[j]
-                    if r:
-                        if tb[r[-1]][c]:
-                            out.append((2, t, q, j, wraps))
-                    elif space_card[c] and not space:
-                        space = True
-                        out.append((2, t, q, j, wraps))
+                js = onto_piles(c)
+                if spaces and space_card[c]:  # (the first space only)
+                    js = sorted(js + spaces[:1])
+                for j in js:
+                    out.append((2, t, q, j, wraps))
         if returns and any(len(f) > low for f in fp):  # cards back, above the lowest
             for k in range(len(fp)):
                 f = fp[k]
                 if len(f) <= low:
                     continue
                 c = f[-1]
-                for j in range(nT):
-                    if last is not None and (last[0] == T[j] or last[1] == Fp[k]):
-                        continue
-                    r = cols[j]
-                    if (tb[r[-1]][c] if r else space_card[c] and j == spaces[0]):
+                js = onto_piles(c)
+                if spaces and space_card[c]:  # (the first space only)
+                    js = sorted(js + spaces[:1])
+                for j in js:
+                    if last is None or (last[0] != T[j] and last[1] != Fp[k]):
                         out.append((3, k, j))
         return out
 
