@@ -1791,16 +1791,27 @@ def _lean_bytes(pos, short, max_states):
     def cost(m):
         return m[1] + 1 if m[0] == 2 else 1
 
-    def moves_left(st):  # Knowledge.moves_left
+    parts_left: dict = {}  # (the talon, its pointer) or (a pile, face down) -> its count
+
+    def moves_left(st):  # Knowledge.moves_left, each part's count kept for the parts met
         cols, downs, fp, tal, ptr = st[:5]
-        left = len(tal) - ptr
-        left += (left + d - 1) // d + ptr + _disorder(tal[:ptr])
+        if len(parts_left) > 50_000:
+            parts_left.clear()
+        left = parts_left.get((tal, ptr))
+        if left is None:
+            st_n = len(tal) - ptr
+            left = parts_left[(tal, ptr)] = \
+                st_n + (st_n + d - 1) // d + ptr + _disorder(tal[:ptr])
         for i in range(nT):
             p = cols[i]
             dn = downs[i]
-            left += len(p) + dn
-            if dn:
-                left += _disorder(p[::-1])
+            if not dn:
+                left += len(p)
+                continue
+            n = parts_left.get((p, dn))
+            if n is None:
+                n = parts_left[(p, dn)] = len(p) + dn + _disorder(p[::-1])
+            left += n
         return left
 
     def key(st):  # Knowledge.lean_key
