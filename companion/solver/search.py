@@ -1586,6 +1586,159 @@ LEAN_BASE = 10_000
 LEAN_BYTES_SHARE = 8
 
 
+def _bytes_game(pos) -> tuple:
+    """What the searches on bytes (Klondike's, see :meth:`Knowledge.talon_exhaustible`) read
+    of the game once: its knowledge, its engine, the tableau's, stock's and waste's piles, the
+    draw, the engine's build table, its masks of the cards each card goes on, which cards a
+    space takes, its foundations' rules and their piles."""
+    kn = knowledge(pos.variant)
+    eng = pos.engine
+    frules = eng.f_rules
+    return (kn, eng, kn.T, kn.S, kn.W, kn.talon_draw, eng.tbuild, eng.onto_mask,
+            eng.space_card, frules, tuple(f for f, *_ in frules))
+
+
+def _run_start(tb):
+    """For the searches on bytes: a function of (a tableau pile's bytes, its face-down
+    count) giving where the run on top of it starts (the index of its lowest card: each card
+    above it builds on the one below, as the build table ``tb`` says), kept for the face-up
+    parts met."""
+    runs: dict = {}
+
+    def start(p, lo) -> int:
+        up = p[lo:]
+        x = runs.get(up)
+        if x is None:
+            x = len(p) - 1
+            while x > lo and tb[p[x - 1]][p[x]]:
+                x -= 1
+            x -= lo
+            if len(runs) > 20_000:  # (a bound on the memory it takes)
+                runs.clear()
+            runs[up] = x
+        return x + lo
+
+    return start
+
+
+def _taker(frules):
+    """For the searches on bytes: a function of the foundations' bytes (in the order of
+    ``frules``, the engine's) giving, for each card, the foundation (its number there) that
+    takes it now, or -1 (the first that does, as the engine's moves go), kept for the
+    foundations met."""
+    met: dict = {}
+
+    def takes(fp) -> list:
+        got = met.get(fp)
+        if got is None:
+            got = [-1] * 53
+            for k, (_, base, on_top, most) in enumerate(frules):
+                p = fp[k]
+                if len(p) < most:
+                    for c in (on_top[p[-1]] if p else base):
+                        if got[c] < 0:
+                            got[c] = k
+            if len(met) > 5_000:  # (a bound on the memory it takes)
+                met.clear()
+            met[fp] = got
+        return got
+
+    return takes
+
+
+def _raw_of(T, Fp, S, W):
+    """For the searches on bytes: a function of one of their moves giving the engine's raw
+    moves that play it. Their moves: (0, pile, cards, pile) between tableau piles (numbered
+    from 0 in ``T``), (1, pile, foundation) up (numbered in ``Fp``), (2, turns, pointer,
+    where, ...) from the talon after the stock's turns (``where`` a tableau pile, or
+    -1 - a foundation), (3, foundation, pile) back to the tableau."""
+    stock = (STOCK, S, 0, -1)
+
+    def raw(m) -> list:
+        kind = m[0]
+        if kind == 0:
+            return [(MOVE, T[m[1]], m[2], T[m[3]])]
+        if kind == 1:
+            return [(MOVE, T[m[1]], 1, Fp[m[2]])]
+        if kind == 2:
+            dest = m[3]
+            return [stock] * m[1] + [(MOVE, W, 1, T[dest] if dest >= 0 else Fp[-1 - dest])]
+        return [(MOVE, Fp[m[1]], 1, T[m[2]])]
+
+    return raw
+
+
+def _lean_loop(root, moves, step, cost, left, rest, key, won, max_states, count):
+    """The lean look's search (see :data:`LEAN_WIDTH`) over positions it knows only through
+    these functions: ``moves(position, last)`` (:func:`_lean_moves`' moves, a list of one
+    where one is to be played at once), ``step(position, move)`` (the position after it,
+    and what becomes ``last``), ``cost(move)`` (the moves it counts), ``left(position)``
+    (:meth:`Knowledge.moves_left`), ``rest(position)`` (the cards not up and the passes
+    begun), ``key(position)`` and ``won(position)``. A generator as :func:`_steps` is; it
+    returns (verdict, the node of the win: (node, move) back to the root's None, why it
+    stopped). ``count``: [positions expanded, positions stored], kept up to date."""
+    budget = LEAN_BASE
+    while True:
+        closed: dict[bytes, int] = {}
+        buckets: dict[int, list] = {left(root): [(root, 0, None, None)]}
+        while buckets and len(closed) < budget:
+            lo = min(buckets)
+            stack = buckets[lo]
+            st, g, last, node = stack.pop()
+            if not stack:
+                del buckets[lo]
+            while True:  # the only move there is, or a card up at once
+                ms = moves(st, last)
+                if len(ms) != 1:
+                    break
+                st, last = step(st, ms[0])
+                g += cost(ms[0])
+                node = (node, ms[0])
+            count[0] += 1
+            if won(st):
+                count[1] = len(closed)
+                return WON, node, f"won after searching {count[0]} positions"
+            n = len(closed)
+            width = LEAN_WIDTH if n < budget >> 2 else LEAN_WIDTH - 1 if n < budget >> 1 \
+                else LEAN_WIDTH - 2
+            kids = []
+            for m in ms:
+                st2, last2 = step(st, m)
+                added = g + cost(m) + left(st2)
+                kids.append((added + rest(st2), added, m, st2, last2))
+            kids.sort(key=_SCORE)  # (stable: the first generated of equal priority first)
+            for pri, added, m, st2, last2 in kids[:max(1, width)]:
+                k = key(st2)
+                old = closed.get(k)
+                if old is None or old > added:
+                    closed[k] = added
+                    got = buckets.get(pri)
+                    entry = (st2, g + cost(m), last2, (node, m))
+                    if got is None:
+                        buckets[pri] = [entry]
+                    else:
+                        got.append(entry)
+            if not count[0] & SLICE:
+                count[1] = len(closed)
+                # (each position kept whole, not as a key alone: some four times the room)
+                if max_states is not None and 4 * count[1] > max_states:
+                    return UNKNOWN_VERDICT, None, "memory budget spent"
+                yield count[0], count[1]
+        count[1] = len(closed)
+        if count[1] < budget >> 2:  # nothing left to try, every child kept: it stops
+            return UNKNOWN_VERDICT, None, "the lean look found nothing more to try"
+        budget *= 2  # (out of positions to try or of its budget: again, wider for longer)
+
+
+def _lean_path(node) -> list:
+    """The moves from the root to ``node`` (see :func:`_lean_loop`)."""
+    out = []
+    while node is not None:
+        node, m = node
+        out.append(m)
+    return out[::-1]
+
+
 def _lean(pos, short, max_states):
     """The lean look (see :data:`LEAN_WIDTH`), a generator as :func:`_steps` is: it yields
     (positions expanded, positions stored) every few hundred positions, and returns a
@@ -1602,38 +1755,13 @@ def _lean_bytes(pos, short, max_states):
     (those of :func:`_lean_moves`, in the same order), priorities, keys and budgets, on a
     position held as the tableau piles' bytes, their face-down counts, the foundations'
     bytes, the talon (one sequence) with its pointer, and the pass."""
-    kn = knowledge(pos.variant)
-    eng = pos.engine
     start = time.perf_counter()
-    T, S, W, d = kn.T, kn.S, kn.W, kn.talon_draw
-    nT = len(T)
-    tb, onto, space_card = eng.tbuild, eng.onto_mask, eng.space_card
-    frules = eng.f_rules
-    Fp = tuple(f for f, *_ in frules)
-    returns = eng.f_returns
-    draw1 = d == 1
+    kn, eng, T, S, W, d, tb, onto, space_card, frules, Fp = _bytes_game(pos)
+    nT, returns, draw1 = len(T), eng.f_returns, d == 1
     ends, one = _ENDS, [bytes((c,)) for c in range(53)]
-    stock = (STOCK, S, 0, -1)
     size = eng.deck_size
-    nodes, states = 0, 0
-    fcache: dict = {}
-    runs: dict = {}
+    takes, run_start = _taker(frules), _run_start(tb)
     cycles: dict = {}
-
-    def takes(fp):  # card -> the foundation (its number) that takes it now, or -1
-        got = fcache.get(fp)
-        if got is None:
-            got = [-1] * 53
-            for k, (_, base, on_top, most) in enumerate(frules):
-                p = fp[k]
-                if len(p) < most:
-                    for c in (on_top[p[-1]] if p else base):
-                        if got[c] < 0:
-                            got[c] = k
-            if len(fcache) > 5_000:
-                fcache.clear()
-            fcache[fp] = got
-        return got
 
     def cycle(n, p, idle):
         """(turns, pointer, passes begun) after each turn from pointer ``p``, as
@@ -1695,16 +1823,7 @@ def _lean_bytes(pos, short, max_states):
                     return [(1, i, k)]
                 out.append((1, i, k))
             n, lo = len(p), downs[i]
-            x = runs.get(p[lo:])
-            if x is None:
-                x = n - 1
-                while x > lo and tb[p[x - 1]][p[x]]:
-                    x -= 1
-                x -= lo
-                if len(runs) > 20_000:
-                    runs.clear()
-                runs[p[lo:]] = x
-            x += lo
+            x = run_start(p, lo)
             face = n - lo
             for kk in range(n - x, 0, -1):
                 if kk != face and acc[p[-kk - 1]] < 0:
@@ -1819,84 +1938,20 @@ def _lean_bytes(pos, short, max_states):
         return b"".join(sorted([cols[i] + ends[downs[i]] for i in range(nT)])) + \
             bytes([len(f) for f in fp] + [min(st[5], 255)])
 
-    def raw(m) -> list:
-        kind = m[0]
-        if kind == 0:
-            return [(MOVE, T[m[1]], m[2], T[m[3]])]
-        if kind == 1:
-            return [(MOVE, T[m[1]], 1, Fp[m[2]])]
-        if kind == 2:
-            b = m[3]
-            return [stock] * m[1] + [(MOVE, W, 1, T[b] if b >= 0 else Fp[-1 - b])]
-        return [(MOVE, Fp[m[1]], 1, T[m[2]])]
-
-    def line_of(node):
-        out = []
-        while node is not None:
-            node, m = node
-            out.append(m)
-        return [x for m in reversed(out) for x in raw(m)]
-
-    def result(verdict, reason, line=()):
-        line = _replayed(pos, list(line), short, "the lean look")
-        return SolveResult(verdict, [eng.text(m) for m in line], nodes, states,
-                           time.perf_counter() - start, reason, line)
+    raw = _raw_of(T, Fp, S, W)
 
     piles, down = pos.piles, pos.down
     root = (tuple(bytes(piles[i]) for i in T), tuple(down[i] for i in T),
             tuple(bytes(piles[f]) for f in Fp), bytes(piles[W]) + bytes(piles[S][::-1]),
             len(piles[W]), pos.pass_no, pos.idle)
-    budget = LEAN_BASE
-    while True:
-        closed: dict[bytes, int] = {}
-        buckets: dict[int, list] = {moves_left(root): [(root, 0, None, None)]}
-        while buckets and len(closed) < budget:
-            lo = min(buckets)
-            stack = buckets[lo]
-            st, g, last, node = stack.pop()
-            if not stack:
-                del buckets[lo]
-            while True:  # the only move there is, or a card up at once
-                ms = moves(st, last)
-                if len(ms) != 1:
-                    break
-                st, last = play(st, ms[0])
-                g += cost(ms[0])
-                node = (node, ms[0])
-            nodes += 1
-            if sum(map(len, st[2])) == size:
-                states = len(closed)
-                return result(WON, f"won after searching {nodes} positions", line_of(node))
-            n = len(closed)
-            width = LEAN_WIDTH if n < budget >> 2 else LEAN_WIDTH - 1 if n < budget >> 1 \
-                else LEAN_WIDTH - 2
-            kids = []
-            for m in ms:
-                st2, last2 = play(st, m)
-                added = g + cost(m) + moves_left(st2)
-                kids.append((added + size - sum(map(len, st2[2])) + st2[5], added, m, st2,
-                             last2))
-            kids.sort(key=_SCORE)  # (stable: the first generated of equal priority first)
-            for pri, added, m, st2, last2 in kids[:max(1, width)]:
-                k = key(st2)
-                old = closed.get(k)
-                if old is None or old > added:
-                    closed[k] = added
-                    got = buckets.get(pri)
-                    entry = (st2, g + cost(m), last2, (node, m))
-                    if got is None:
-                        buckets[pri] = [entry]
-                    else:
-                        got.append(entry)
-            if not nodes & SLICE:
-                states = len(closed)
-                if max_states is not None and 4 * states > max_states:
-                    return result(UNKNOWN_VERDICT, "memory budget spent")
-                yield nodes, states
-        states = len(closed)
-        if states < budget >> 2:  # nothing left to try, every child kept: it stops
-            return result(UNKNOWN_VERDICT, "the lean look found nothing more to try")
-        budget *= 2
+    count = [0, 0]
+    verdict, node, reason = yield from _lean_loop(
+        root, moves, play, cost, moves_left, lambda st: size - sum(map(len, st[2])) + st[5],
+        key, lambda st: sum(map(len, st[2])) == size, max_states, count)
+    line = _replayed(pos, [x for m in _lean_path(node) for x in raw(m)], short,
+                     "the lean look")
+    return SolveResult(verdict, [eng.text(m) for m in line], count[0], count[1],
+                       time.perf_counter() - start, reason, line)
 
 
 def _lean_engine(pos, short, max_states):
@@ -1910,7 +1965,6 @@ def _lean_engine(pos, short, max_states):
     F, S, W = kn.F, kn.S, kn.W
     size = eng.deck_size
     stock = (STOCK, S, 0, -1)
-    nodes, states = 0, 0
     cycles: dict = {}
 
     def fcount(q):
@@ -1938,77 +1992,25 @@ def _lean_engine(pos, short, max_states):
         return seq[0][1] + 1 if seq[0][0] == JUMP else len(seq)
 
     def line_of(node):
-        out = []
-        while node is not None:
-            node, seq = node
-            out.append(seq)
         line = []
-        for seq in reversed(out):
+        for seq in _lean_path(node):
             for m in seq:
                 line.extend((m[2],) * m[1] if m[0] == JUMP else (m,))
         return line
 
-    def result(verdict, reason, line=()):
-        line = _replayed(pos, list(line), short, "the lean look")
-        return SolveResult(verdict, [eng.text(m) for m in line], nodes, states,
-                           time.perf_counter() - start, reason, line)
+    def step(q, seq):
+        q2 = q.copy()
+        play(q2, seq)
+        return q2, seq[-1]
 
-    budget = LEAN_BASE
-    while True:
-        closed: dict[bytes, int] = {}
-        root = pos.copy()
-        first = kn.moves_left(root)
-        buckets: dict[int, list] = {first: [(root, 0, None, None)]}
-        while buckets and len(closed) < budget:
-            lo = min(buckets)
-            stack = buckets[lo]
-            q, g, last, node = stack.pop()
-            if not stack:
-                del buckets[lo]
-            while True:  # the only move there is, or a card up at once (q is this entry's)
-                ms = _lean_moves(kn, q, last, cycle)
-                if len(ms) != 1:
-                    break
-                play(q, ms[0])
-                g += cost(ms[0])
-                last = ms[0][-1]
-                node = (node, ms[0])
-            nodes += 1
-            if fcount(q) == size:
-                states = len(closed)
-                return result(WON, f"won after searching {nodes} positions",
-                              line_of(node))
-            n = len(closed)
-            width = LEAN_WIDTH if n < budget >> 2 else LEAN_WIDTH - 1 if n < budget >> 1 \
-                else LEAN_WIDTH - 2
-            kids = []
-            for seq in ms:
-                q2 = q.copy()
-                play(q2, seq)
-                added = g + cost(seq) + kn.moves_left(q2)
-                kids.append((added + size - fcount(q2) + q2.pass_no, added, seq, q2))
-            kids.sort(key=_SCORE)  # (stable: the first generated of equal priority first)
-            for pri, added, seq, q2 in kids[:max(1, width)]:
-                key = kn.lean_key(q2)
-                old = closed.get(key)
-                if old is None or old > added:
-                    closed[key] = added
-                    got = buckets.get(pri)
-                    entry = (q2, g + cost(seq), seq[-1], (node, seq))
-                    if got is None:
-                        buckets[pri] = [entry]
-                    else:
-                        got.append(entry)
-            if not nodes & SLICE:
-                states = len(closed)
-                # (each position kept whole, not as a key alone: some four times the room)
-                if max_states is not None and 4 * states > max_states:
-                    return result(UNKNOWN_VERDICT, "memory budget spent")
-                yield nodes, states
-        states = len(closed)
-        if states < budget >> 2:  # nothing left to try, every child kept: it stops
-            return result(UNKNOWN_VERDICT, "the lean look found nothing more to try")
-        budget *= 2  # (out of positions to try or of its budget: again, wider for longer)
+    count = [0, 0]
+    verdict, node, reason = yield from _lean_loop(
+        pos.copy(), lambda q, last: _lean_moves(kn, q, last, cycle), step, cost,
+        kn.moves_left, lambda q: size - fcount(q) + q.pass_no, kn.lean_key,
+        lambda q: fcount(q) == size, max_states, count)
+    line = _replayed(pos, line_of(node), short, "the lean look")
+    return SolveResult(verdict, [eng.text(m) for m in line], count[0], count[1],
+                       time.perf_counter() - start, reason, line)
 
 
 def _lean_moves(kn, q, last, cycle):
@@ -2278,20 +2280,12 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
     every reachable position before saying ``lost``. A won line is replayed in the engine
     before it is given. ``prefer``: raw moves to try first at the root, in order, as in
     :func:`solve`."""
-    kn = knowledge(pos.variant)
-    eng = pos.engine
     start = time.perf_counter()
-    T, S, W, d = kn.T, kn.S, kn.W, kn.talon_draw
-    nT = len(T)
-    tb, onto, space_card = eng.tbuild, eng.onto_mask, eng.space_card
-    frules = eng.f_rules
-    Fp = tuple(f for f, *_ in frules)
-    returns = eng.f_returns
-    auto = kn.auto
+    kn, eng, T, S, W, d, tb, onto, space_card, frules, Fp = _bytes_game(pos)
+    nT, returns, auto = len(T), eng.f_returns, kn.auto
     waste_auto = W in kn.auto_sources
     dominance = kn.dominance
     ends, one = _ENDS, [bytes((c,)) for c in range(53)]
-    stock = (STOCK, S, 0, -1)
     visited: set[bytes] = set()
     dom: dict[bytes, int] = {}
     nodes = 0
@@ -2302,16 +2296,11 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
         them, and their part of the key (the piles interchangeable)."""
         got = fcache.get(fp)
         if got is None:
-            up = [-1] * 53
+            up = foundation_takes(fp)
             onf = bytearray(53)
-            for k, (_, base, on_top, most) in enumerate(frules):
-                p = fp[k]
+            for p in fp:
                 for x in p:
                     onf[x] = 1
-                if len(p) < most:
-                    for c in (on_top[p[-1]] if p else base):
-                        if up[c] < 0:
-                            up[c] = k
             takes = 0
             for c in range(52):
                 if up[c] >= 0:
@@ -2325,7 +2314,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
     safe = _safe_test(kn)
 
     cycles: dict = {}
-    runs: dict = {}  # a pile's face-up cards -> where the run on top of them starts
+    foundation_takes, run_start = _taker(frules), _run_start(tb)
     tacc_mask = eng.tacc_mask
     space_mask = sum(1 << c for c in range(52) if space_card[c])
 
@@ -2424,16 +2413,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
             if k >= 0:
                 first.append((1, i, k))
             low = downs[i]
-            x = runs.get(p[low:])
-            if x is None:
-                x = n - 1
-                while x > low and tb[p[x - 1]][p[x]]:
-                    x -= 1
-                x -= low
-                if len(runs) > 20_000:
-                    runs.clear()
-                runs[p[low:]] = x
-            x += low
+            x = run_start(p, low)
             for b in range(x, n):
                 out = turn if b == low else rest  # (a card turned, or a pile emptied)
                 c = p[b]
@@ -2476,16 +2456,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
                         out.append((3, k, space))
         return out
 
-    def raw_of(m) -> list:
-        kind = m[0]
-        if kind == 0:
-            return [(MOVE, T[m[1]], m[2], T[m[3]])]
-        if kind == 1:
-            return [(MOVE, T[m[1]], 1, Fp[m[2]])]
-        if kind == 2:
-            dest = m[3]
-            return [stock] * m[1] + [(MOVE, W, 1, T[dest] if dest >= 0 else Fp[-1 - dest])]
-        return [(MOVE, Fp[m[1]], 1, T[m[2]])]
+    raw_of = _raw_of(T, Fp, S, W)
 
     def result(verdict, reason, path=()):
         line = []
