@@ -1302,7 +1302,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     open_game = ("order", False) in plan and len(plan) > 1   # see :func:`solve`
     fast_prover = FAST_PROVER and open_game and knowledge(pos.variant).exhaustible(pos)
     # (the search of the whole space alone: no other whole search shares its positions)
-    fast_talon = FAST_TALON and sum(whole) == 1 and knowledge(pos.variant).talon_exhaustible(pos)
+    on_bytes = knowledge(pos.variant).talon_exhaustible(pos)  # (Klondike's searches on bytes)
+    fast_talon = FAST_TALON and sum(whole) == 1 and on_bytes
 
     def run(i, how, narrow):
         if how == "shaken":
@@ -1349,7 +1350,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
                   for r, (how, _) in zip(roles, plan, strict=True)]
         if fast_talon:
             shares[prover] = TALON_SHARE
-        if knowledge(pos.variant).talon_exhaustible(pos):  # (the lean look on bytes)
+        if on_bytes:  # (the lean look on bytes)
             for i, (how, _) in enumerate(plan):
                 if how == "lean":
                     shares[i] = LEAN_BYTES_SHARE
@@ -1598,6 +1599,37 @@ def _bytes_game(pos) -> tuple:
             eng.space_card, frules, tuple(f for f, *_ in frules))
 
 
+def _pointer_cycle(d):
+    """For the searches on bytes, where the talon is one sequence and a pointer (the waste's
+    size) and the stock deals ``d`` cards: a function of (the talon's size, the pointer,
+    whether the position is idle) giving (turns, pointer, passes begun) after each turn of
+    the stock (the waste turned over is a turn), as :func:`_talon_states` goes: up to a pass
+    that ends the game (the stock spent on a pass that changed nothing) or back to the
+    pointer it started from; only those where the waste has a card. Kept for each met."""
+    cycles: dict = {}
+
+    def cycle(n, p, idle) -> list:
+        got = cycles.get((n, p, idle))
+        if got is None:
+            got, q, t, wraps = [], p, 0, 0
+            while n:
+                if q < n:
+                    q = min(q + d, n)
+                else:
+                    q, wraps = 0, 1
+                t += 1
+                if (idle or wraps) and q == n:
+                    break
+                if q:
+                    got.append((t, q, wraps))
+                if q == p:
+                    break
+            cycles[(n, p, idle)] = got
+        return got
+
+    return cycle
+
+
 def _run_start(tb):
     """For the searches on bytes: a function of (a tableau pile's bytes, its face-down
     count) giving where the run on top of it starts (the index of its lowest card: each card
@@ -1760,30 +1792,7 @@ def _lean_bytes(pos, short, max_states):
     nT, returns, draw1 = len(T), eng.f_returns, d == 1
     ends, one = _ENDS, [bytes((c,)) for c in range(53)]
     size = eng.deck_size
-    takes, run_start = _taker(frules), _run_start(tb)
-    cycles: dict = {}
-
-    def cycle(n, p, idle):
-        """(turns, pointer, passes begun) after each turn from pointer ``p``, as
-        :func:`_talon_states` goes: up to a pass that ends the game (the stock spent on a
-        pass that changed nothing) or back to ``p``; only where the waste has a card."""
-        got = cycles.get((n, p, idle))
-        if got is None:
-            got, q, t, wraps = [], p, 0, 0
-            while n:
-                if q < n:
-                    q = min(q + d, n)
-                else:
-                    q, wraps = 0, 1
-                t += 1
-                if (idle or wraps) and q == n:
-                    break
-                if q:
-                    got.append((t, q, wraps))
-                if q == p:
-                    break
-            cycles[(n, p, idle)] = got
-        return got
+    takes, run_start, cycle = _taker(frules), _run_start(tb), _pointer_cycle(d)
 
     def moves(st, last):
         """:func:`_lean_moves` on ``st``: each (kind, ...) as ``play`` takes it."""
@@ -2313,28 +2322,10 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
 
     safe = _safe_test(kn)
 
-    cycles: dict = {}
     foundation_takes, run_start = _taker(frules), _run_start(tb)
+    cycle = _pointer_cycle(d)  # (no position here is idle: see talon_exhaustible)
     tacc_mask = eng.tacc_mask
     space_mask = sum(1 << c for c in range(52) if space_card[c])
-
-    def cycle(n, p):
-        """The pointers the stock's turns reach from pointer ``p`` in a talon of ``n``
-        cards, each with the turns it takes (the waste turned over is a turn), up to the
-        first met again; only those where the waste has a card."""
-        got = cycles.get((n, p))
-        if got is None:
-            got, seen, q, t = [], {p}, p, 0
-            while n:
-                q = min(q + d, n) if q < n else 0
-                t += 1
-                if q in seen:
-                    break
-                seen.add(q)
-                if q:
-                    got.append((t, q))
-            cycles[(n, p)] = got
-        return got
 
     def flip(cols, downs, i):
         n = len(cols[i])
@@ -2427,7 +2418,9 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
                 if space >= 0 and b and space_card[c]:
                     out.append((0, i, n - b, space))
         if tal:
-            for t, q in ([(0, ptr)] if ptr else []) + cycle(len(tal), ptr):
+            for t, q, _ in ([(0, ptr, 0)] if ptr else []) + cycle(len(tal), ptr, False):
+                if t and q == ptr:
+                    continue  # (the waste's top card again, a pass later: the same position)
                 c = tal[q - 1]
                 if not live >> c & 1:
                     continue  # (no move for it)
