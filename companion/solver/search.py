@@ -76,7 +76,7 @@ import random
 import time
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cache, lru_cache
-from operator import itemgetter
+from operator import add, itemgetter
 
 from ..cards import RANK_TEXT, UNKNOWN, code_text
 from ..errors import CompanionError
@@ -1794,6 +1794,19 @@ def _lean_bytes(pos, short, max_states):
     size = eng.deck_size
     takes, run_start, cycle = _taker(frules), _run_start(tb), _pointer_cycle(d)
 
+    def piles_of(hit, at) -> list:
+        """The tableau piles whose top cards are in the bit mask ``hit`` (not 0), in pile
+        order (``at``: a top card's pile)."""
+        if not hit & (hit - 1):
+            return [at[hit.bit_length() - 1]]
+        js = []
+        while hit:
+            h = hit & -hit
+            hit ^= h
+            js.append(at[h.bit_length() - 1])
+        js.sort()
+        return js
+
     def moves(st, last):
         """:func:`_lean_moves` on ``st``: each (kind, ...) as ``play`` takes it."""
         cols, downs, fp, tal, ptr, pas, idle = st
@@ -1807,18 +1820,6 @@ def _lean_bytes(pos, short, max_states):
                 at[q[-1]] = j
             else:
                 spaces.append(j)
-
-        def onto_piles(c) -> list:  # the piles whose top card takes c, in pile order
-            hit = onto[c] & tops
-            if not hit & (hit - 1):
-                return [at[hit.bit_length() - 1]] if hit else []
-            js = []
-            while hit:
-                h = hit & -hit
-                hit ^= h
-                js.append(at[h.bit_length() - 1])
-            js.sort()
-            return js
 
         out = []
         for i in range(nT):
@@ -1837,9 +1838,11 @@ def _lean_bytes(pos, short, max_states):
             for kk in range(n - x, 0, -1):
                 if kk != face and acc[p[-kk - 1]] < 0:
                     continue  # (a part of a run, freeing no card for the foundations)
-                for j in onto_piles(p[-kk]):
-                    if j != i:
-                        out.append((0, i, kk, j))
+                hit = onto[p[-kk]] & tops
+                if hit:
+                    for j in piles_of(hit, at):
+                        if j != i:
+                            out.append((0, i, kk, j))
             # a king's run, off face-down cards, into the first space
             if spaces and lo and n - x == face and space_card[p[lo]]:
                 out.append((0, i, face, spaces[0]))
@@ -1861,7 +1864,8 @@ def _lean_bytes(pos, short, max_states):
                     continue
                 if k >= 0:
                     out.append((2, t, q, -1 - k, wraps))
-                js = onto_piles(c)
+                hit = onto[c] & tops
+                js = piles_of(hit, at) if hit else []
                 if spaces and space_card[c]:  # (the first space only)
                     js = sorted(js + spaces[:1])
                 for j in js:
@@ -1872,7 +1876,8 @@ def _lean_bytes(pos, short, max_states):
                 if len(f) <= low:
                     continue
                 c = f[-1]
-                js = onto_piles(c)
+                hit = onto[c] & tops
+                js = piles_of(hit, at) if hit else []
                 if spaces and space_card[c]:  # (the first space only)
                     js = sorted(js + spaces[:1])
                 for j in js:
@@ -1942,10 +1947,12 @@ def _lean_bytes(pos, short, max_states):
             left += n
         return left
 
+    end_of, byte = ends.__getitem__, [bytes((k,)) for k in range(256)]
+
     def key(st):  # Knowledge.lean_key
         cols, downs, fp = st[:3]
-        return b"".join(sorted([cols[i] + ends[downs[i]] for i in range(nT)])) + \
-            bytes([len(f) for f in fp] + [min(st[5], 255)])
+        return b"".join(sorted(map(add, cols, map(end_of, downs)))) + \
+            bytes(map(len, fp)) + byte[min(st[5], 255)]
 
     raw = _raw_of(T, Fp, S, W)
 
