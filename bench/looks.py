@@ -19,7 +19,7 @@ positions, which changes the deals settled within a few hundredths of a second, 
 that take long.)
 
     python bench/looks.py [--draw 1] [--returns] [--seeds 1-200] [--timeout 5] [--jobs N]
-                          [--save FILE | --load FILE] [--shares 2,2,1,1,12,4 ...]
+                          [--save FILE | --load FILE] [--shares 2,2,1,1,12,24 ...]
 """
 
 from __future__ import annotations
@@ -103,7 +103,8 @@ def main(argv=None):
                          "lean (the solver's own shares, a slice each, and the best of a "
                          "small grid are always shown)")
     args = ap.parse_args(argv)
-    from companion.solver.search import FAST_TALON, NARROW_SHARES, TALON_SHARE
+    from companion.solver.search import (FAST_TALON, LEAN_BYTES_SHARE, NARROW_SHARES,
+                                         TALON_SHARE)
     if args.load:
         with open(args.load) as f:
             saved = json.load(f)
@@ -132,8 +133,10 @@ def main(argv=None):
         only = [0] * len(NAMES)
         only[k] = 1
         print(f"  {name} alone: {resolved(data, only, budget)[0]} resolved")
-    # (Klondike's prover is the fast whole search, with TALON_SHARE slices)
-    own = tuple(TALON_SHARE if n == "prover" and FAST_TALON else NARROW_SHARES[n] for n in NAMES)
+    # (Klondike's prover is the fast whole search, with TALON_SHARE slices, and its lean
+    # look plays on bytes, with LEAN_BYTES_SHARE)
+    own = tuple(TALON_SHARE if n == "prover" and FAST_TALON else
+                LEAN_BYTES_SHARE if n == "lean" else NARROW_SHARES[n] for n in NAMES)
     settings = [("a slice each", (1,) * len(NAMES)), ("the solver's shares", own)]
     settings += [("--shares", tuple(float(x) for x in s.split(","))) for s in args.shares]
     grid = max(itertools.product(*[(1, 2, 4)] * 4, (2, 6, 12, 24), (1, 2, 4, 8)),

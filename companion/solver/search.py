@@ -1579,12 +1579,24 @@ LEAN_AT = 4  # its place in the portfolio's plan (the first slices of a round go
 # 0.30 s with it joining after 2,000 positions (p95 0.64, 0.81 and 0.65 s).
 LEAN_AFTER = 2_000
 LEAN_WIDTH = 3
-LEAN_BASE = 10_000
+# Its first budget. Klondike-Solver searches once, with 1,000,000 positions; begun with 10,000
+# and doubled, the lean look did much of its work again. The 33 hardest of Klondike seeds
+# 1-200 each draw (foundation returns; the lean look alone, 5 s a deal): draw 1, 22 won with
+# 10,000, 23 with 40,000 and 100,000, 26 with 250,000, 24 with 1,000,000; draw 3, 23 won with
+# each, the wins' times summed 19.6 s with 10,000 and 13.7-15.5 s with the larger ones (seed
+# 62 in 0.7 s with 250,000 against 2.6 s). The portfolio on seeds 1-200 at 5 s a deal:
+# 192 / 191 resolved (draw 3 / draw 1) with 10,000; 193 / 192 with 100,000, 250,000 and
+# 1,000,000. Within the default memory budget (1 GB) its first run ends before the look's
+# share of the memory is spent.
+LEAN_BASE = 250_000
 # Where it plays on bytes (:func:`_lean_bytes`, about twice as fast a position), its slices a
 # round in place of NARROW_SHARES': seeds 1-200 at 5 s a deal (two workers), resolved with
-# draw 3 / draw 1, with foundation returns: 4 slices 190 / 191, 8 191 / 191, 12 190 / 191,
-# 16 191 / 191; default rules: 4 slices 191 / 192, 8 194 / 191.
-LEAN_BYTES_SHARE = 8
+# draw 3 / draw 1. With the first budget of 10,000, foundation returns: 4 slices 190 / 191,
+# 8 191 / 191, 12 190 / 191, 16 191 / 191; default rules: 4 slices 191 / 192, 8 194 / 191.
+# With 250,000 (a first run that goes on longer is worth more of the time), foundation
+# returns: 8 slices 193 / 192, 16 193 / 193, 24 194 / 193, 32 194 / 193; default rules:
+# 16 194 / 194, 24 194 / 194.
+LEAN_BYTES_SHARE = 24
 
 
 def _bytes_game(pos) -> tuple:
