@@ -103,8 +103,7 @@ def main(argv=None):
                          "lean (the solver's own shares, a slice each, and the best of a "
                          "small grid are always shown)")
     args = ap.parse_args(argv)
-    from companion.solver.search import (FAST_TALON, LEAN_BYTES_SHARE, NARROW_SHARES,
-                                         TALON_SHARE)
+    from companion.solver.search import FAST_TALON, LEAN_BYTES_SHARE, NARROW_SHARES, TALON_SHARE
     if args.load:
         with open(args.load) as f:
             saved = json.load(f)
