@@ -22,6 +22,16 @@ def test_the_lean_look_wins_a_deal_the_other_looks_do_not_and_the_line_replays()
     assert replays_to_a_win(pos, r.moves)
 
 
+def test_the_lean_look_keeps_its_first_run_going_rather_than_begin_again_small():
+    # Klondike draw 3 with foundation returns, seed 62: Klondike-Solver wins it in one run.
+    # Begun with 10,000 positions and doubled, the lean look won it after 92,379 positions
+    # (each run redoing the last's work); one run of LEAN_BASE wins it within 21,000.
+    pos = deal("klondike", 62, {"draw": 3, "foundation_return": True})
+    r = run_out(_lean(pos, False, None))
+    assert r.verdict == "won" and r.nodes < 25_000
+    assert replays_to_a_win(pos, r.moves)
+
+
 def _cycle(q, kn):
     """The talon's states after each turn of one cycle (as the solver keeps them)."""
     return _talon_states(q, (STOCK, kn.S, 0, -1))
