@@ -1937,6 +1937,7 @@ def _lean_bytes(pos, short, max_states):
         return m[1] + 1 if m[0] == 2 else 1
 
     parts_left: dict = {}  # (the talon, its pointer) or (a pile, face down) -> its count
+    tableau_left: dict = {}  # (the piles, their face-down counts) -> the tableau's count
 
     def moves_left(st):  # Knowledge.moves_left, each part's count kept for the parts met
         cols, downs, fp, tal, ptr = st[:5]
@@ -1947,17 +1948,25 @@ def _lean_bytes(pos, short, max_states):
             st_n = len(tal) - ptr
             left = parts_left[(tal, ptr)] = \
                 st_n + (st_n + d - 1) // d + ptr + _disorder(tal[:ptr])
-        for i in range(nT):
-            p = cols[i]
-            dn = downs[i]
-            if not dn:
-                left += len(p)
-                continue
-            n = parts_left.get((p, dn))
-            if n is None:
-                n = parts_left[(p, dn)] = len(p) + dn + _disorder(p[::-1])
-            left += n
-        return left
+        # (the tableau's count, kept for the tableaux met: a card up from the talon leaves
+        # it as it was)
+        tab = tableau_left.get((cols, downs))
+        if tab is None:
+            tab = 0
+            for i in range(nT):
+                p = cols[i]
+                dn = downs[i]
+                if not dn:
+                    tab += len(p)
+                    continue
+                n = parts_left.get((p, dn))
+                if n is None:
+                    n = parts_left[(p, dn)] = len(p) + dn + _disorder(p[::-1])
+                tab += n
+            if len(tableau_left) > 50_000:
+                tableau_left.clear()
+            tableau_left[(cols, downs)] = tab
+        return left + tab
 
     end_of, byte = ends.__getitem__, [bytes((k,)) for k in range(256)]
 
