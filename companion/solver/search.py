@@ -1013,6 +1013,7 @@ class Knowledge:
 
 NEEDED_KEPT = 20_000  # the most foundation states whose wanted cards are kept (``needed``)
 _ENDS = tuple(bytes((128 + d,)) for d in range(128))  # no pile has 128 face-down cards
+_BYTE = tuple(bytes((k,)) for k in range(256))  # each byte value as a string of one
 _SCORE_AND_TURNS = itemgetter(0, 1)  # a scored child's sort key: its score, then its turns
 _SCORE = itemgetter(0)
 LATER = (None,)  # a stored position's legal moves, not generated yet (see ``settle``)
@@ -1802,7 +1803,7 @@ def _lean_bytes(pos, short, max_states):
     start = time.perf_counter()
     kn, eng, T, S, W, d, tb, onto, space_card, frules, Fp = _bytes_game(pos)
     nT, returns, draw1 = len(T), eng.f_returns, d == 1
-    ends, one = _ENDS, [bytes((c,)) for c in range(53)]
+    ends, one = _ENDS, _BYTE
     size = eng.deck_size
     takes, run_start, cycle = _taker(frules), _run_start(tb), _pointer_cycle(d)
 
@@ -1968,12 +1969,12 @@ def _lean_bytes(pos, short, max_states):
             tableau_left[(cols, downs)] = tab
         return left + tab
 
-    end_of, byte = ends.__getitem__, [bytes((k,)) for k in range(256)]
+    end_of = ends.__getitem__
 
     def key(st):  # Knowledge.lean_key
         cols, downs, fp = st[:3]
         return b"".join(sorted(map(add, cols, map(end_of, downs)))) + \
-            bytes(map(len, fp)) + byte[min(st[5], 255)]
+            bytes(map(len, fp)) + one[min(st[5], 255)]
 
     raw = _raw_of(T, Fp, S, W)
 
@@ -2171,7 +2172,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
     onto = eng.onto_mask  # for each card, the cards it may go on (a bit mask)
     frules = eng.f_rules
     auto = kn.auto
-    one = [bytes((c,)) for c in range(53)]
+    one = _BYTE
     piles = pos.piles
     cols = [bytes(piles[i]) for i in T]
     ftop = [piles[f][-1] if piles[f] else -1 for f, *_ in frules]
@@ -2322,7 +2323,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
     nT, returns, auto = len(T), eng.f_returns, kn.auto
     waste_auto = W in kn.auto_sources
     dominance = kn.dominance
-    ends, one = _ENDS, [bytes((c,)) for c in range(53)]
+    ends, one = _ENDS, _BYTE
     visited: set[bytes] = set()
     dom: dict[bytes, int] = {}
     nodes = 0
