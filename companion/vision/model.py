@@ -159,9 +159,14 @@ def prepare(g, c):
     all four on the crop's contrast (its min channel's 3rd and 97th percentiles taken as
     ink and paper, at least 12 levels apart), clipped to [0, 1.2]."""
     import numpy as np
+
+    from .detect import percentile_sorted
     n = len(g)
-    gf = g.reshape(n, -1).astype(np.float32)
-    lo, hi = np.percentile(gf, (3, 97), axis=1).astype(np.float32)[:, :, None, None]
+    # (np.percentile(g as float32, (3, 97), axis=1), bit for bit, from the rows radix-sorted:
+    # a twentieth of the time)
+    ranked = np.sort(g.reshape(n, -1), axis=1, kind="stable")
+    lo, hi = (percentile_sorted(ranked, q, wide=True).astype(np.float32)[:, None, None]
+              for q in (3, 97))
     scale = np.maximum(hi - lo, 12)
     x = np.empty((n, 4) + g.shape[1:], np.float32)
     x[:, 0] = np.clip((g - lo) / scale, 0, 1.2)

@@ -114,3 +114,17 @@ def test_a_corner_at_least_half_in_view_is_taught_as_its_card():
             elif ix["visible_frac"] >= convnet.HIDDEN_MOST:
                 assert (rank[hit] == -1).all()
     assert partly > 0
+
+
+def test_input_contrast_is_numpys_percentiles_of_each_crop():
+    """Each crop's ink and paper are its min channel's 3rd and 97th percentiles exactly as
+    np.percentile gives them (taken from the crop's sorted bytes: the model was trained on
+    these inputs), crops of few grey levels and flat ones among them."""
+    g, c = _crops(60, seed=4)
+    g[:20] = (g[:20] // 85) * 85
+    g[20:25] = 200
+    x = model.prepare(g, c)
+    flat = g.reshape(len(g), -1).astype(np.float32)
+    lo, hi = np.percentile(flat, (3, 97), axis=1).astype(np.float32)[:, :, None, None]
+    want = np.clip((g - lo) / np.maximum(hi - lo, 12), 0, 1.2)
+    assert np.array_equal(x[:, 0], want)

@@ -125,3 +125,27 @@ def test_a_strip_of_table_beside_a_glyph_does_not_hide_its_pip(monkeypatch, held
     assert "2s" in after and _near(sc, dets, "2s")
     shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
     assert after - before <= shown
+
+
+def test_boxes_near_a_place_are_those_a_test_of_every_box_finds():
+    """The blobs reaching near each place guessed, found among the boxes sorted by x, are
+    those a test of every place against every box finds (boxes of all sizes, places near the
+    edges and beyond)."""
+    import numpy as np
+
+    from companion.vision.read import _boxes_near
+    rng = np.random.default_rng(5)
+    boxes = np.column_stack([rng.integers(0, 400, 300), rng.integers(0, 300, 300),
+                             rng.integers(1, 60, 300), rng.integers(1, 40, 300),
+                             rng.integers(1, 500, 300)])
+    at = rng.uniform(-20, 420, (200, 2))
+    h = rng.uniform(1, 15, 200)
+    i, k = _boxes_near(boxes, at, h)
+    cb = boxes.astype(float)
+    x, y, hh = at[:, :1], at[:, 1:], h[:, None]
+    every = ((cb[None, :, 0] < x + hh) & (cb[None, :, 0] + cb[None, :, 2] > x - hh)
+             & (cb[None, :, 1] < y + hh) & (cb[None, :, 1] + cb[None, :, 3] > y - hh))
+    assert len(i) > 50
+    rows, cols = np.nonzero(every)
+    assert sorted(zip(i.tolist(), k.tolist(), strict=True)) == \
+        sorted(zip(rows.tolist(), cols.tolist(), strict=True))
