@@ -353,6 +353,78 @@ def crops(rgb, mn, P, R, colour: bool = True):
     return g, c
 
 
+STRIP_LONG = 1.8
+STRIP_CLEAR = 0.8
+STRIP_WIDE = 0.4
+GLYPH_NEAR = 0.45
+GLYPH_SIZE = (0.3, 1.2)
+
+
+def strips_painted(mn, rgb, p, r, d):
+    """(mn, rgb, glyph) or None: a window of the photo (``mn``, ``rgb``) around an index
+    guessed there (pip ``p``, rank glyph ``r``, ``d`` apart; window pixels) with the straight
+    strips of table that cross it painted over with the paper (copies), and the centre of
+    the glyph's blob that lies near ``r`` once they are. None where no strip is painted or
+    no such blob is left.
+
+    A glyph printed near the card's edge, in a layout whose cards lie close (Gaps), touches
+    the thin strip of table between two cards and is one blob with it, which
+    :func:`ink_components`' opening does not part (the strip is no wider than a stroke). A
+    blob of ink longer than STRIP_LONG index sizes is taken for a strip where its thin
+    pixels (the wide table it runs into left out) farther than STRIP_CLEAR index sizes
+    from the pip and the glyph lie along one straight line (fitted to them), within a band
+    no wider than STRIP_WIDE of an index: the band's ink is painted over, what lies beside
+    it (the glyph) is kept. The glyph: the blob left nearest ``r``, within GLYPH_NEAR index
+    sizes of it, its size (its box's longer side) within GLYPH_SIZE index sizes."""
+    import cv2
+    import numpy as np
+    paper = float(np.percentile(mn, 90))
+    if paper <= 70 or d < 4:
+        return None
+    dark = paper - max(28.0, paper / 4)
+    ink = (mn < dark).view(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    long = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) >= STRIP_LONG * d) + 1
+    if not len(long):
+        return None
+    ys, xs = np.mgrid[0:mn.shape[0], 0:mn.shape[1]]
+    far = (np.hypot(xs - p[0], ys - p[1]) > STRIP_CLEAR * d) \
+        & (np.hypot(xs - r[0], ys - r[1]) > STRIP_CLEAR * d)
+    paint = np.zeros(mn.shape, bool)
+    k = max(3, int(STRIP_WIDE * d) | 1)
+    for i in long.tolist():
+        blob = (labels == i).view(np.uint8)
+        # (the wide table the strip runs into left out: only a strip is fitted)
+        wide = cv2.dilate(cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)),
+                          np.ones((3, 3), np.uint8)).view(bool)
+        thin = blob.view(bool) & ~wide
+        pts = np.column_stack(np.nonzero(thin & far)[::-1]).astype(np.float32)
+        if len(pts) < 2 * d:
+            continue
+        vx, vy, cx, cy = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        res = np.abs((pts[:, 0] - cx) * vy - (pts[:, 1] - cy) * vx)
+        half = float(np.percentile(res, 95)) + 1.0
+        if half > STRIP_WIDE * d:
+            continue  # not one straight strip (a crossing of two, a back's pattern)
+        band = np.abs((xs - cx) * vy - (ys - cy) * vx) <= half + 0.5
+        paint |= band & (mn < paper - 10) & ~wide
+    if not paint.any():
+        return None
+    mn, rgb = mn.copy(), rgb.copy()
+    clear = mn >= paper - 10
+    mn[paint] = int(paper)
+    rgb[paint] = np.median(rgb[clear], axis=0).astype(np.uint8) if clear.any() else int(paper)
+    _, _, stats, cents = cv2.connectedComponentsWithStats((mn < dark).view(np.uint8),
+                                                          connectivity=8)
+    size = np.maximum(stats[1:, 2], stats[1:, 3])
+    off = np.hypot(cents[1:, 0] - r[0], cents[1:, 1] - r[1])
+    ok = np.flatnonzero((off <= GLYPH_NEAR * d) & (size >= GLYPH_SIZE[0] * d)
+                        & (size <= GLYPH_SIZE[1] * d))
+    if not len(ok):
+        return None
+    return mn, rgb, cents[1:][ok[np.argmin(off[ok])]]
+
+
 def percentile_sorted(ranked, q, wide=False):
     """``np.percentile(rows, q, axis=1)`` of float32 rows of whole numbers (bytes), bit for
     bit, from the rows sorted (``ranked``, a radix sort): numpy's linear interpolation between
