@@ -113,20 +113,21 @@ def test_missing_camera_is_a_clear_error(capsys):
 
 
 @pytest.mark.parametrize("side", [1600, 1450, 1520, 1700])
-def test_photo_read_in_two_halves_is_pillows_resize(tmp_path, side):
-    # a large photo read at a finer size (the second reading of small indices) is resized in
-    # two halves at once: the pixels must be Pillow's own resize, bit for bit
-    from companion.vision.image import _split_row
+def test_photo_read_at_a_smaller_size_is_its_pixels_averaged(tmp_path, side):
+    # a large photo read at a smaller size (the working image, the finer reading of small
+    # indices) is the file's pixels averaged over each output pixel: no detail aliased away,
+    # the light of the photo kept
     rng = np.random.default_rng(side)
     img = cv2.resize(rng.integers(0, 256, (150, 200, 3), np.uint8), (2000, 1500),
                      interpolation=cv2.INTER_CUBIC)
     p = tmp_path / "big.png"
     cv2.imwrite(str(p), img)
-    rgb, _ = load_photo(p, work_side=side)
+    rgb, info = load_photo(p, work_side=side)
     size = (side, round(1500 * side / 2000))
-    assert _split_row(1500, size[1]) is not None
-    want = Image.fromarray(img[..., ::-1]).resize(size, Image.Resampling.BILINEAR)
-    assert np.array_equal(rgb, np.asarray(want))
+    assert rgb.shape == (size[1], size[0], 3) and info["scale"] == pytest.approx(side / 2000)
+    want = cv2.resize(img[..., ::-1], size, interpolation=cv2.INTER_AREA)
+    assert np.array_equal(rgb, want)
+    assert abs(rgb.astype(float).mean() - img.astype(float).mean()) < 0.5
 
 
 def test_photo_decoded_ahead_reads_the_same(tmp_path):
