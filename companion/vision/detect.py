@@ -297,32 +297,40 @@ def _pairs(stats, cents, peeled=None):
     n = len(size)
     if n < 2:
         return np.zeros(0, int), np.zeros(0, int)
-    # bucket by grid to avoid n^2 on large n
+    # a grid of cells about two sizes wide: each blob is tried with the blobs of its cell and
+    # the eight around it, in a fixed order (the blobs by cell, the cells around each in
+    # rows, the blobs of a cell by cell), all at once: each cell's blobs are a run of the
+    # blobs sorted by cell, found by bisection
     cell = float(np.percentile(size, 90)) * 2.2 + 1
     keys = np.floor(cents / cell).astype(np.int64)
     order = np.lexsort((keys[:, 1], keys[:, 0]))
-    from collections import defaultdict
-    grid = defaultdict(list)
-    for i in order:
-        grid[(keys[i, 0], keys[i, 1])].append(i)
-    pi, rj = [], []
-    for (gx, gy), members in grid.items():
-        near = []
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                near.extend(grid.get((gx + dx, gy + dy), ()))
-        near = np.array(near)
-        for i in members:
-            d = np.hypot(*(cents[near] - cents[i]).T)
-            si, sj = size[i], size[near]
-            ok = ((near != i) & (d >= 0.45 * np.maximum(si, sj)) & (d <= 1.9 * np.maximum(si, sj))
-                  & (si <= 1.7 * sj) & (si >= 0.35 * sj))
-            if peeled is not None and peeled[i]:
-                ok &= ~peeled[near]
-            for j in near[ok]:
-                pi.append(i)
-                rj.append(j)
-    return np.array(pi, int), np.array(rj, int)
+    wide = int(keys[:, 1].max()) + 3
+    code = (keys[:, 0] + 1) * wide + (keys[:, 1] + 1)   # (a cell's row and column, as one)
+    sorted_code = code[order]
+    parts = []
+    for k, (dx, dy) in enumerate((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+        want = sorted_code + dx * wide + dy
+        lo = np.searchsorted(sorted_code, want, side="left")
+        hi = np.searchsorted(sorted_code, want, side="right")
+        count = hi - lo
+        i = np.repeat(order, count)
+        j = order[np.arange(int(count.sum())) + np.repeat(lo - (np.cumsum(count) - count), count)]
+        parts.append((i, j, np.repeat(np.arange(n), count), k))
+    i = np.concatenate([p[0] for p in parts])
+    j = np.concatenate([p[1] for p in parts])
+    first = np.concatenate([p[2] for p in parts])           # i's place in ``order``
+    around = np.concatenate([np.full(len(p[0]), p[3]) for p in parts])
+    place = np.empty(n, np.int64)
+    place[order] = np.arange(n)
+    at = np.lexsort((place[j], around, first))
+    i, j = i[at], j[at]
+    d = np.hypot(*(cents[j] - cents[i]).T)
+    si, sj = size[i], size[j]
+    big = np.maximum(si, sj)
+    ok = ((j != i) & (d >= 0.45 * big) & (d <= 1.9 * big) & (si <= 1.7 * sj) & (si >= 0.35 * sj))
+    if peeled is not None:
+        ok &= ~(peeled[i] & peeled[j])
+    return i[ok].astype(int), j[ok].astype(int)
 
 
 def crops(rgb, mn, P, R, colour: bool = True):

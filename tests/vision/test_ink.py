@@ -226,3 +226,36 @@ def test_two_whole_glyphs_side_by_side_are_not_joined():
     cv2.ellipse(img, (409, 300), (5, 7), 0, 0, 360, RED, 2)
     stats, cents, peeled, second, joined = ink_components(img, waists=True)
     assert len(_around(cents, 404, 300)) == 2 and not joined.any()
+
+
+def test_pairs_are_every_pair_alike_and_close_within_the_cells_around():
+    """The candidate pairs, found cell by cell all at once, are those a look at every pair
+    finds: blobs in the same or a neighbouring cell of the grid (2.2 times the 90th
+    percentile of the sizes, plus one), apart by 0.45-1.9 of the larger's size, of sizes
+    within 0.35-1.7 of each other, never two peeled blobs; each blob's pairs together, the
+    blobs in the order of their cells."""
+    rng = np.random.default_rng(7)
+    n = 700
+    stats = np.column_stack([rng.integers(0, 900, n), rng.integers(0, 700, n),
+                             rng.integers(2, 30, n), rng.integers(2, 30, n),
+                             rng.integers(12, 400, n)])
+    cents = stats[:, :2] + stats[:, 2:4] / 2 + rng.uniform(-1, 1, (n, 2))
+    peeled = rng.random(n) < 0.3
+    pi, rj = _pairs(stats, cents, peeled)
+    size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
+    cell = float(np.percentile(size, 90)) * 2.2 + 1
+    keys = np.floor(cents / cell).astype(np.int64)
+    want = set()
+    for i in range(n):
+        for j in range(n):
+            big = max(size[i], size[j])
+            d = float(np.hypot(*(cents[j] - cents[i])))
+            if (i != j and (np.abs(keys[i] - keys[j]) <= 1).all() and 0.45 * big <= d <= 1.9 * big
+                    and 0.35 * size[j] <= size[i] <= 1.7 * size[j]
+                    and not (peeled[i] and peeled[j])):
+                want.add((i, j))
+    got = list(zip(pi.tolist(), rj.tolist(), strict=True))
+    assert len(want) > 300 and set(got) == want and len(got) == len(want)
+    order = np.lexsort((keys[:, 1], keys[:, 0])).tolist()
+    firsts = list(dict.fromkeys(i for i, _ in got))
+    assert firsts == [i for i in order if i in set(firsts)]
