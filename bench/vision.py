@@ -278,6 +278,7 @@ def latency(a, fonts):
 
     from companion.vision.scan import scan_photo
     from companion.vision.synth import make_scene
+    n_reads = max(1, a.reads)
     for kind in ("klondike", "gaps") if a.latency > 0 else ():
         lat, worst = [], 0.0
         with tempfile.TemporaryDirectory() as tmp:
@@ -286,14 +287,14 @@ def latency(a, fonts):
                 path = os.path.join(tmp, f"p{k}.jpg")
                 cv2.imwrite(path, sc.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
                 reads = []
-                for _ in range(max(1, a.reads)):
+                for _ in range(n_reads):
                     t = time.perf_counter()
                     scan_photo(path, variant=KINDS[kind])
                     reads.append(time.perf_counter() - t)
                 lat.append(statistics.median(reads))
                 worst = max(worst, max(reads))
         print(f"latency per 12-megapixel photo, {kind} (4000x3000 JPEG; load, QR code, read, "
-              f"piles, backs; {os.cpu_count()} CPUs; each photo's median of {max(1, a.reads)} "
+              f"piles, backs; {os.cpu_count()} CPUs; each photo's median of {n_reads} "
               f"reads): median {statistics.median(lat):.2f} s, max {max(lat):.2f} s "
               f"(slowest single read {worst:.2f} s)")
 

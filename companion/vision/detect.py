@@ -312,10 +312,8 @@ def _pairs(stats, cents, peeled=None):
         want = sorted_code + dx * wide + dy
         lo = np.searchsorted(sorted_code, want, side="left")
         hi = np.searchsorted(sorted_code, want, side="right")
-        count = hi - lo
-        i = np.repeat(order, count)
-        j = order[np.arange(int(count.sum())) + np.repeat(lo - (np.cumsum(count) - count), count)]
-        parts.append((i, j, np.repeat(np.arange(n), count), k))
+        at, j = runs(order, lo, hi)
+        parts.append((order[at], j, at, k))
     i = np.concatenate([p[0] for p in parts])
     j = np.concatenate([p[1] for p in parts])
     first = np.concatenate([p[2] for p in parts])           # i's place in ``order``
@@ -331,6 +329,18 @@ def _pairs(stats, cents, peeled=None):
     if peeled is not None:
         ok &= ~(peeled[i] & peeled[j])
     return i[ok].astype(int), j[ok].astype(int)
+
+
+def runs(order, lo, hi):
+    """(owner, member): for each k, the run ``order[lo[k]:hi[k]]`` (empty where hi <= lo),
+    all runs one after another, each member beside its k: the pairs a loop over the runs
+    makes, in its order, without the loop (the blobs near a place, found among blobs sorted
+    by one coordinate by bisection)."""
+    import numpy as np
+    count = np.maximum(hi - lo, 0)
+    owner = np.repeat(np.arange(len(lo)), count)
+    start = np.repeat(lo - (np.cumsum(count) - count), count)
+    return owner, order[np.arange(int(count.sum())) + start]
 
 
 def crops(rgb, mn, P, R, colour: bool = True):
@@ -455,6 +465,17 @@ def percentile_sorted(ranked, q, wide=False):
     return a + step * (t if wide else np.float32(t))
 
 
+def ink_and_paper(g, wide=False):
+    """(lo, hi), each (n,): every crop's (rows of ``g``, bytes) 3rd and 97th percentiles,
+    the darkest ink and the paper a crop's contrast is taken from: ``np.percentile`` of the
+    crop as float32, bit for bit (:func:`percentile_sorted`; ``wide`` as for its ``q`` given
+    as a sequence), from one radix sort of each crop's bytes (6,000 crops: 0.012 s against
+    0.21 s)."""
+    import numpy as np
+    ranked = np.sort(g.reshape(len(g), -1), axis=1, kind="stable")
+    return percentile_sorted(ranked, 3, wide), percentile_sorted(ranked, 97, wide)
+
+
 _HOG = None
 
 
@@ -470,9 +491,7 @@ def features(g, c):
     if not n:
         return np.zeros((0, _HOG.getDescriptorSize() + 86), np.float32)
     gf = g.astype(np.float32)
-    ranked = np.sort(g.reshape(n, -1), axis=1, kind="stable")   # a radix sort of bytes
-    lo = percentile_sorted(ranked, 3)[:, None, None]
-    hi = percentile_sorted(ranked, 97)[:, None, None]
+    lo, hi = (v[:, None, None] for v in ink_and_paper(g))
     norm = np.clip((gf - lo) / np.maximum(hi - lo, 12), 0, 1)
     n8 = (norm * 255).astype(np.uint8)
     hog = np.array([_HOG.compute(x).ravel() for x in n8], np.float32).reshape(n, -1)

@@ -160,13 +160,9 @@ def prepare(g, c):
     ink and paper, at least 12 levels apart), clipped to [0, 1.2]."""
     import numpy as np
 
-    from .detect import percentile_sorted
+    from .detect import ink_and_paper
     n = len(g)
-    # (np.percentile(g as float32, (3, 97), axis=1), bit for bit, from the rows radix-sorted:
-    # a twentieth of the time)
-    ranked = np.sort(g.reshape(n, -1), axis=1, kind="stable")
-    lo, hi = (percentile_sorted(ranked, q, wide=True).astype(np.float32)[:, None, None]
-              for q in (3, 97))
+    lo, hi = (v.astype(np.float32)[:, None, None] for v in ink_and_paper(g, wide=True))
     scale = np.maximum(hi - lo, 12)
     x = np.empty((n, 4) + g.shape[1:], np.float32)
     x[:, 0] = np.clip((g - lo) / scale, 0, 1.2)

@@ -425,7 +425,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     of an index's size (not peeled off other ink) is taken for a whole index (:func:`_merged`)."""
     import numpy as np
 
-    from .detect import crops, percentile_sorted
+    from .detect import crops, ink_and_paper
     sure = [d for d in dets if d.confidence >= 0.9]
     if len(sure) < 3 or c.comp_cents is None:
         return []
@@ -481,9 +481,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     g = crops(rgb, _mn(rgb, c), P, R, colour=False)[0]
     # ink where the rank glyph would be (a glyph too faint or joined to other ink), not
     # bare paper
-    # (each crop's 3rd and 97th percentiles, np.percentile's bit for bit, from its radix sort)
-    ranked = np.sort(g.reshape(len(g), -1), axis=1, kind="stable")
-    lo, hi = (percentile_sorted(ranked, q, wide=True)[:, None, None] for q in (3, 97))
+    lo, hi = (v[:, None, None] for v in ink_and_paper(g, wide=True))
     rows = PIP_ROWS if glyphs else GLYPH_ROWS
     win = (g[:, rows, WINDOW_COLS] - lo) / np.maximum(hi - lo, 12)
     inked = np.flatnonzero(((win < LONE_DARK).mean((1, 2)) >= LONE_INK)
@@ -559,17 +557,15 @@ def _boxes_near(boxes, at, h):
     each place's range of them found by bisection (all places against all boxes took a
     tenth of a second on a Gaps photo's thousands of blobs)."""
     import numpy as np
+
+    from .detect import runs
     cb = boxes.astype(float)
     order = np.argsort(cb[:, 0], kind="stable")
     xs = cb[order, 0]
     rx, ry = at[:, 0], at[:, 1]
     wide = cb[:, 2].max() if len(cb) else 0.0
-    lo = np.searchsorted(xs, rx - h - wide, side="right")
-    hi = np.searchsorted(xs, rx + h, side="left")
-    count = np.maximum(hi - lo, 0)
-    i = np.repeat(np.arange(len(at)), count)
-    first = np.repeat(lo - (np.cumsum(count) - count), count)
-    k = order[np.arange(int(count.sum())) + first]
+    i, k = runs(order, np.searchsorted(xs, rx - h - wide, side="right"),
+                np.searchsorted(xs, rx + h, side="left"))
     b, x, y, hh = cb[k], rx[i], ry[i], h[i]
     ok = ((b[:, 0] < x + hh) & (b[:, 0] + b[:, 2] > x - hh)
           & (b[:, 1] < y + hh) & (b[:, 1] + b[:, 3] > y - hh))

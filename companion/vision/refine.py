@@ -40,11 +40,10 @@ def _describe(c, px, cell, colour: bool):
     and (``colour``) the ink's colour relative to the paper (three differences)."""
     import numpy as np
     n = len(c)
-    from .detect import percentile_sorted
+    from .detect import ink_and_paper
     g8 = c.min(axis=3).reshape(n, -1)
     g = g8.astype(np.float32)
-    ranked = np.sort(g8, axis=1, kind="stable")
-    lo, hi = (percentile_sorted(ranked, q, wide=True) for q in (3, 97))
+    lo, hi = ink_and_paper(g8, wide=True)
     norm = np.clip((g - lo[:, None]) / np.maximum(hi - lo, 12.0)[:, None], 0, 1)
     n8 = (norm * 255).astype(np.uint8).reshape(n, px, px)
     hog = _hog(px, cell)
