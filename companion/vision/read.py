@@ -591,22 +591,35 @@ def _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, sure, pred=None):
         return []
     pr[keep], ps[keep] = _sharpen(clf, deck, rgb, P[keep], R[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
-    have: dict = {}
-    for o in dets:
-        if not o.uncertain:
-            have[o.code] = have.get(o.code, 0) + 1
     out: list[Detection] = []
     for k in np.argsort(-score):
         if score[k] < sure:
             break
         t = _detection(rgb, P[keep[k]], R[keep[k]], pr[keep[k]], ps[keep[k]])
-        if t.note or have.get(t.code, 0) >= decks or t.confidence < sure:
+        if t.note or t.confidence < sure:
             continue
         if any(math.hypot(t.x - o.x, t.y - o.y) < 0.7 * max(t.size, o.size) for o in out):
             continue
-        have[t.code] = have.get(t.code, 0) + 1
+        if _copies_elsewhere(t, dets + out) >= decks:
+            continue
         out.append(t)
     return out
+
+
+LONE_TWINS = True
+"""Whether an index guessed from its neighbours is read where its card was read already at
+the card's other corner (:func:`_copies_elsewhere`). Held-out Gaps scene 2's K♠: read at its
+corner half under the next card, and its wholly visible corner, 100 % sure, left out as a
+card read already."""
+
+
+def _copies_elsewhere(t, dets) -> int:
+    """How many sure readings of ``t``'s card ``dets`` hold that are not its card's other
+    corner (facing the other way, across the card from ``t``: :func:`_diagonal`), which
+    :func:`resolve` merges with it (all of them without :data:`LONE_TWINS`)."""
+    return sum(1 for o in dets if o.code == t.code and not o.uncertain
+               and not (LONE_TWINS and o.up[0] * t.up[0] + o.up[1] * t.up[1] < -0.5
+                        and _diagonal(o, t)))
 
 
 def _read_already(dets, P, R, size):

@@ -200,3 +200,35 @@ def test_boxes_near_a_place_are_those_a_test_of_every_box_finds():
     rows, cols = np.nonzero(every)
     assert sorted(zip(i.tolist(), k.tolist(), strict=True)) == \
         sorted(zip(rows.tolist(), cols.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("seed, text", [(7_001_002, "Ks"), (7_001_031, "Qc")])
+def test_an_index_is_read_where_its_card_was_read_at_the_other_corner(seed, text, monkeypatch,
+                                                                      held_out_scene):
+    """Held-out Gaps scenes 2 and 31: the K♠ (the Q♣) was read at its corner half under the
+    next card, and its wholly visible corner, found from its pip and 100 % sure, was left
+    out as a card read already. It is read now (`read.LONE_TWINS`): the two corners make one
+    card, read at both, and the photo's cards read surely are the same."""
+    from companion.vision import read
+    from companion.vision.model import load
+    sc = held_out_scene(seed, "gaps")
+    clf = load()
+    code = Card.parse(text).code
+    shown = [(ix["rank"].mean(0) + ix["pip"].mean(0)) / 2 for ix in sc.indices
+             if ix["code"] == code and ix["visible"]]
+
+    def at_shown(dets):
+        d = next(d for d in dets if d.code == code and not d.uncertain)
+        places = [(d.x, d.y)] + ([d.other[:2]] if d.other is not None else [])
+        return any(((x - a) ** 2 + (y - b) ** 2) ** 0.5 < 0.5 * d.size
+                   for x, y in places for a, b in shown)
+
+    monkeypatch.setattr(read, "LONE_TWINS", False)
+    old = read.read_photo(sc.image, clf, backs=False)
+    assert not at_shown(old)
+    monkeypatch.setattr(read, "LONE_TWINS", True)
+    dets = read.read_photo(sc.image, clf, backs=False)
+    assert at_shown(dets)
+    assert sum(1 for d in dets if d.code == code) == 1
+    assert next(d for d in dets if d.code == code).corners == 2
+    assert _sure(dets) == _sure(old)
