@@ -80,3 +80,71 @@ def test_where_the_finer_image_reads_no_card_sure_the_photos_reading_is_made_who
     got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object())
     assert len(calls) == 2 and calls[0] > 1 and calls[1] == 1
     assert all(d.code < 20 for d in got) and sum(not d.uncertain for d in got) == 6
+
+
+def _logged(monkeypatch):
+    """The model, and a log of what is done in order: ("candidates", how many) for each
+    image's candidates, ("read", how many) for each set of crops the model reads."""
+    from companion.vision import detect
+    from companion.vision.model import load
+    clf, log = load(), []
+    found, predict = detect.candidates, clf.predict_crops
+
+    def candidates(*a, **kw):
+        c = found(*a, **kw)
+        log.append(("candidates", len(c.pip)))
+        return c
+
+    def predict_crops(g, cc):
+        log.append(("read", len(g)))
+        return predict(g, cc)
+    monkeypatch.setattr(detect, "candidates", candidates)
+    monkeypatch.setattr(clf, "predict_crops", predict_crops)
+    return clf, log
+
+
+def test_where_a_sample_of_the_candidates_shows_small_indices_the_rest_are_not_read(
+        monkeypatch, held_out_scene):
+    """Held-out Gaps scene 0 (a whole Gaps layout: small indices): a quarter of the photo's
+    candidates are read (`read.EARLY_SIZES`), their indices are small, and the finer image
+    is read at once; the rest of the photo's candidates are never read. Its cards are read
+    as well as with every candidate read first: the same cards, at the same places."""
+    sc = held_out_scene(7_001_000, "gaps")
+    clf, log = _logged(monkeypatch)
+    got = read.read_photo(sc.image, clf, backs=False)
+    n = log[0][1]
+    finer = next(i for i, (what, _) in enumerate(log) if what == "candidates" and i > 0)
+    assert log[1:finer] == [("read", -(-n // read.EARLY_SIZES))]
+
+    log.clear()
+    monkeypatch.setattr(read, "EARLY_SIZES", 0)
+    whole = read.read_photo(sc.image, clf, backs=False)
+    assert ("read", n) in log          # every candidate read before the finer image
+    sure = {d.code: d for d in got if not d.uncertain}
+    assert len(sure) >= 45
+
+    def places(d):  # (a card read at both corners keeps either one's place)
+        return [(d.x, d.y)] + ([d.other[:2]] if d.other is not None else [])
+    for d in whole:
+        if not d.uncertain and d.code in sure:
+            assert any(abs(x - a) + abs(y - b) < 0.3 * d.size
+                       for x, y in places(d) for a, b in places(sure[d.code]))
+    assert len(sure.keys() ^ {d.code for d in whole if not d.uncertain}) <= 1
+
+
+def test_where_the_sample_shows_indices_large_enough_the_reading_is_the_same(monkeypatch,
+                                                                             held_out_scene):
+    """Held-out Klondike scene 1 (indices large enough to be read once): the sample is read
+    first, then the rest; the model reads each crop alone, so the readings are those made
+    with every candidate read at once, bit for bit."""
+    sc = held_out_scene(7_000_001, "klondike")
+    clf, log = _logged(monkeypatch)
+    got = read.read_photo(sc.image, clf)
+    n = log[0][1]
+    assert log[1:3] == [("read", -(-n // read.EARLY_SIZES)), ("read", n + n // -read.EARLY_SIZES)]
+    monkeypatch.setattr(read, "EARLY_SIZES", 0)
+    whole = read.read_photo(sc.image, clf)
+
+    def key(ds):
+        return [(d.code, d.x, d.y, d.confidence, d.uncertain) for d in ds]
+    assert key(got) == key(whole) and len(got) >= 20
