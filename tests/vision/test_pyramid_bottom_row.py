@@ -31,9 +31,9 @@ def test_a_bottom_card_read_upside_down_takes_its_place(scene, place):
 
 def test_a_bottom_card_a_little_off_the_rows_line_takes_its_place(monkeypatch):
     """Check-set scene 3 (seed 7,602,003): the Q♦ of p23, read only upside down, lies 0.39 of
-    a row step off the bottom row's line by the deck's corner-to-corner offset (the
-    perspective not wholly undone); within a third of a step it was left over
-    (`piles.BOTTOM_ROW_NEAR`)."""
+    a row step off the bottom row's line by the deck's corner-to-corner offset taken in index
+    sizes; within a third of a step it was left over (`piles.BOTTOM_ROW_NEAR`). (The offset
+    is now taken in pixels, and the Q♦ lies 0.1 off: see the next test.)"""
     from companion.vision import piles
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
@@ -41,9 +41,55 @@ def test_a_bottom_card_a_little_off_the_rows_line_takes_its_place(monkeypatch):
     sc = make_scene(7_602_003, "pyramid", fonts=fonts)
     dets = read_photo(sc.image)
     truth = {c["pile"]: c["code"] for c in sc.cards}
+    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", False)
     monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", 0.35)
     assert not map_piles(dets, "pyramid", sc.image).piles.get("p23")
     monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", 0.45)
     reading = map_piles(dets, "pyramid", sc.image)
     placed = {name: ds[0].code for name, ds in reading.piles.items() if ds}
     assert placed == truth and not reading.problems
+
+
+@pytest.mark.parametrize("scene, place", [(7_002_115, "p26"), (7_602_003, "p23")])
+def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(monkeypatch,
+                                                                          scene, place):
+    """Held-out scene 115 (and check-set scene 3): the bottom row's Q♠ (Q♦), read only upside
+    down. Where the rank glyph lies beside the pip, the index's size (pip to rank glyph) grows
+    with the glyph's width: a Q's is a third larger than most. The card's other corner,
+    taken as so many index sizes away, was placed half a row step short (row 5.4 of 0-6) and
+    the card left over; taken in pixels, as the cards read at both corners show it
+    (`piles.CORNERS_IN_PIXELS`), it takes its place and the layout is exact."""
+    from companion.vision import piles
+    fonts = available_fonts(HELDOUT_FONTS)
+    if not fonts:
+        pytest.skip("no held-out font installed")
+    sc = make_scene(scene, "pyramid", fonts=fonts)
+    dets = read_photo(sc.image)
+    truth = {c["pile"]: c["code"] for c in sc.cards}
+    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", False)
+    monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", 0.35)
+    assert not map_piles(dets, "pyramid", sc.image).piles.get(place)
+    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", True)
+    reading = map_piles(dets, "pyramid", sc.image)
+    placed = {name: ds[0].code for name, ds in reading.piles.items() if ds}
+    assert placed == truth and not reading.problems
+
+
+def test_a_card_read_at_one_corner_is_lent_the_other_in_pixels_where_asked(monkeypatch):
+    """Gaps: a card read at one corner only is lent its other corner where the cards read at
+    both have theirs (`piles._lend_corners`): in index sizes (a Q's index, a third larger,
+    puts it a third too far), or with `piles.LEND_IN_PIXELS` as far in pixels."""
+    from companion.vision import piles
+    from companion.vision.read import Detection
+
+    def lent():
+        both = [Detection(k, 0.99, 100.0 * k, 500.0, (0.0, -1.0), size, corners=2,
+                          other=(100.0 * k + 60.0, 500.0 + 90.0, (0.0, 1.0)))
+                for k, size in enumerate((20.0, 21.0, 20.5, 27.0, 19.5))]
+        lone = Detection(40, 0.99, 900.0, 520.0, (0.0, -1.0), 27.5)
+        piles._lend_corners(both + [lone])
+        return lone.other[:2]
+    monkeypatch.setattr(piles, "LEND_IN_PIXELS", True)
+    assert lent() == pytest.approx((960.0, 610.0))
+    monkeypatch.setattr(piles, "LEND_IN_PIXELS", False)
+    assert lent() == pytest.approx((900.0 + 60.0 / 20.5 * 27.5, 520.0 + 90.0 / 20.5 * 27.5))
