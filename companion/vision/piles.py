@@ -824,7 +824,13 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
     if v.key == "gaps":
-        placed, rest, nrows = _lean_fit(xs, ys, _gaps_places, gap=2.5)
+        if PLACE_SURE_FIRST:
+            from .read import THRESHOLD
+            weak = [d.uncertain and d.confidence < THRESHOLD for d in upright]
+            places = lambda *a: _gaps_places(*a, weak=weak)  # noqa: E731
+        else:
+            places = _gaps_places
+        placed, rest, nrows = _lean_fit(xs, ys, places, gap=2.5)
         if nrows != 4:
             out.problems.append(f"found {nrows} rows of cards; Gaps has 4")
         out.unplaced.extend(upright[i] for i in rest)
@@ -1039,21 +1045,21 @@ class _Grid:
 
 
 CORNERS_IN_PIXELS = True
-"""Whether a card's corner-to-corner offset (:func:`_corner_offset`, :func:`_lend_corners`) is
-measured and applied in pixels, not in each card's own index size: the size (pip to rank
+"""Whether a card's corner-to-corner offset (:func:`_corner_offset`; Gaps' lent corners:
+:data:`LEND_IN_PIXELS`) is measured and applied in pixels, not in each card's own index size: the size (pip to rank
 glyph) varies with the rank glyph's width where the two lie side by side (a Q's index a
 third larger than a 2's), the card does not. Held-out Pyramid 0-119 107 -> 108 exact (scene
 115's Q♠, read only upside down, was put half a row short and left over; check-set scene
 3's Q♦ lies 0.1 of a row off its place, not 0.39); held-out Klondike 0-599 the same (576).
-Gaps' corners lent (:func:`_lend_corners`) stay in index sizes: :data:`LEND_IN_PIXELS`."""
+Gaps' corners lent (:func:`_lend_corners`): :data:`LEND_IN_PIXELS`."""
 
 
-LEND_IN_PIXELS = False
-"""Whether :func:`_lend_corners` takes the corner-to-corner offset in pixels too. Held-out
-Gaps 0-199 163 -> 167 exact with it, none lost; but check-set scene 21 is lost (a 4♦'s other
-corner, misread as the 4♠, then takes the 4♦'s place), and taking the place for the card
-read surely first, which mends that, flags more cards of exact layouts unsure (check set 27
--> 36): left off until the two are understood."""
+LEND_IN_PIXELS = True
+"""Whether :func:`_lend_corners` (Gaps) takes the corner-to-corner offset in pixels too (with
+:data:`PLACE_SURE_FIRST`): held-out Gaps 0-199 163 -> 167 exact (scenes 82, 120, 126, 185),
+none lost, as many cards unsure (146); check set (`--base 7600000`) exact the same (26 of
+30), 4 more cards unsure (27 -> 31). Without PLACE_SURE_FIRST it lost check-set scene 21: a
+4♦'s lower corner, misread as the 4♠ (0 % once re-read), took the 4♦'s place."""
 
 
 def _upright_index_at(u, offset, up, pixels=None):
@@ -1262,15 +1268,22 @@ def _grid_columns(rows, xs, pitch, most) -> dict:
     return {i: n for g, n in zip(groups, numbers, strict=True) for i in g}
 
 
-def _gaps_places(rows, cy, dy, xs, pitch):
+PLACE_SURE_FIRST = True
+"""Whether a Gaps card read below the threshold takes a place only after the other cards of
+its row (:func:`_gaps_places`), so that a card read there surely keeps it. (A card left
+unsure only as a copy too many, read sure, is no weaker: it may be the right copy.)"""
+
+
+def _gaps_places(rows, cy, dy, xs, pitch, weak=None):
     """Gaps' four rows of thirteen: (row 0-3, column 1-13) -> card, and the cards left over;
-    columns numbered from the leftmost found (of any row)."""
+    columns numbered from the leftmost found (of any row). ``weak`` (by index): cards that
+    take a place only after the others of their row."""
     placed, rest = {}, []
     if len(rows) != 4:
         return placed, [i for row in rows for i in row]
     column = _grid_columns(rows, xs, pitch, 13)
     for r, row in enumerate(rows):
-        for i in row:
+        for i in sorted(row, key=lambda i: bool(weak and weak[i])):
             col = column[i] + 1
             if 1 <= col <= 13 and (r, col) not in placed:
                 placed[(r, col)] = i

@@ -93,3 +93,32 @@ def test_a_card_read_at_one_corner_is_lent_the_other_in_pixels_where_asked(monke
     assert lent() == pytest.approx((960.0, 610.0))
     monkeypatch.setattr(piles, "LEND_IN_PIXELS", False)
     assert lent() == pytest.approx((900.0 + 60.0 / 20.5 * 27.5, 520.0 + 90.0 / 20.5 * 27.5))
+
+
+@pytest.mark.parametrize("seed", [7_001_120, 7_001_185])
+def test_gaps_cards_read_at_one_corner_are_placed_by_pixels(monkeypatch, held_out_scene, seed):
+    """Held-out Gaps scenes 120 and 185: with the lent corners in index sizes the layout is
+    not read exactly; in pixels (`piles.LEND_IN_PIXELS`) it is."""
+    from companion.vision import piles, read
+
+    from .test_four_colour import _bench
+    sc = held_out_scene(seed, "gaps")
+    monkeypatch.setattr(piles, "LEND_IN_PIXELS", False)
+    assert not _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
+    monkeypatch.setattr(piles, "LEND_IN_PIXELS", True)
+    assert _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
+
+
+def test_a_card_read_unsurely_does_not_take_a_surely_read_cards_place(monkeypatch,
+                                                                      held_out_scene):
+    """Check-set Gaps scene 21: the 4♦'s lower corner, misread as the 4♠ (a copy too many,
+    0 % once re-read), fell on the 4♦'s place in a13 and took it; read below the threshold,
+    it now comes after the 4♦ (`piles.PLACE_SURE_FIRST`), and the layout is exact."""
+    from companion.vision import piles, read
+
+    from .test_four_colour import _bench
+    sc = held_out_scene(7_601_021, "gaps")
+    monkeypatch.setattr(piles, "PLACE_SURE_FIRST", False)
+    assert not _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
+    monkeypatch.setattr(piles, "PLACE_SURE_FIRST", True)
+    assert _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
