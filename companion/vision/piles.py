@@ -824,13 +824,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
     if v.key == "gaps":
-        if PLACE_SURE_FIRST:
-            from .read import THRESHOLD
-            weak = [d.uncertain and d.confidence < THRESHOLD for d in upright]
-            places = lambda *a: _gaps_places(*a, weak=weak)  # noqa: E731
-        else:
-            places = _gaps_places
-        placed, rest, nrows = _lean_fit(xs, ys, places, gap=2.5)
+        from functools import partial
+
+        from .read import THRESHOLD
+        weak = [d.uncertain and d.confidence < THRESHOLD for d in upright] \
+            if PLACE_SURE_FIRST else None
+        placed, rest, nrows = _lean_fit(xs, ys, partial(_gaps_places, weak=weak), gap=2.5)
         if nrows != 4:
             out.problems.append(f"found {nrows} rows of cards; Gaps has 4")
         out.unplaced.extend(upright[i] for i in rest)
@@ -938,8 +937,8 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
             # (as far below as a card's lower index lies from its upper one, and 2.5 sizes
             # more for the perspective not wholly undone, or 9 sizes; never below the heads'
             # line: held-out Klondike scene 240's first waste card lay 0.3 below 1.5 more)
-            down = abs(offset[1]) / (unit if CORNERS_IN_PIXELS else 1.0) if offset else 0.0
-            tall = max(9.0, down + 2.5) if offset else 9.0
+            tall = max(9.0, abs(offset[1]) / (unit if CORNERS_IN_PIXELS else 1.0) + 2.5) \
+                if offset else 9.0
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
             for d, (fx, fy) in zip(flipped, _frame(flipped, up, unit), strict=True):
@@ -1045,10 +1044,10 @@ class _Grid:
 
 
 CORNERS_IN_PIXELS = True
-"""Whether a card's corner-to-corner offset (:func:`_corner_offset`; Gaps' lent corners:
-:data:`LEND_IN_PIXELS`) is measured and applied in pixels, not in each card's own index size: the size (pip to rank
-glyph) varies with the rank glyph's width where the two lie side by side (a Q's index a
-third larger than a 2's), the card does not. Held-out Pyramid 0-119 107 -> 108 exact (scene
+"""Whether a card's corner-to-corner offset (:func:`_corner_offset`) is measured and applied
+in pixels, not in each card's own index size: the size (pip to rank glyph) varies with the
+rank glyph's width where the two lie side by side (a Q's index a third larger than a 2's),
+the card does not. Held-out Pyramid 0-119 107 -> 108 exact (scene
 115's Q♠, read only upside down, was put half a row short and left over; check-set scene
 3's Q♦ lies 0.1 of a row off its place, not 0.39); held-out Klondike 0-599 the same (576).
 Gaps' corners lent (:func:`_lend_corners`): :data:`LEND_IN_PIXELS`."""
