@@ -1,0 +1,117 @@
+"""Which scenes a reading option matters to: each scene of a set read twice, with the options
+as they are and with some set otherwise, and the scenes whose reading differs listed.
+
+The vision tests show a mechanism at work on a real scene: with the option off a card is
+missed, with it on read. Such a premise holds for one model's readings; after the model is
+retrained, this finds the scenes where the option still matters (or says it matters nowhere):
+
+    python bench/vision_flags.py read.LONE_STRIPS=False --kind gaps --scenes 200
+    python bench/vision_flags.py piles.LEND_IN_PIXELS=False --kind gaps --base 7600000
+
+Per scene that differs: the cards read sure and right at an index in view that only one of the
+two readings has, the sure cards only one has that are not in view (false readings), and
+whether each layout is exact. Same scenes and held-out fonts as `bench/vision.py`
+(``--base``: its first scene's seed, Gaps +1000, Pyramid +2000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.vision import KINDS, PARTLY, backs, layout_exact
+
+
+def _setting(text):
+    """(module, attribute, value) of ``module.NAME=VALUE`` (a module of companion.vision;
+    VALUE a Python literal)."""
+    try:
+        name, value = text.split("=", 1)
+        mod, attr = name.rsplit(".", 1)
+        module = importlib.import_module(f"companion.vision.{mod}")
+        if not hasattr(module, attr):
+            raise AttributeError(attr)
+        return module, attr, ast.literal_eval(value)
+    except (ValueError, ImportError, AttributeError, SyntaxError) as exc:
+        raise SystemExit(f"cannot use {text!r} ({exc}): write MODULE.NAME=VALUE, "
+                         "e.g. read.LONE_STRIPS=False") from None
+
+
+def right_cards(sc, dets):
+    """(cards read sure and right at an index of theirs at least half in view, sure cards
+    read that no index in view shows), as card codes."""
+    seen: dict[int, list] = {}
+    for ix in sc.indices:
+        if ix.get("visible_frac", float(ix["visible"])) >= PARTLY:
+            seen.setdefault(ix["code"], []).append(ix["rank"].mean(0) * 0.5
+                                                   + ix["pip"].mean(0) * 0.5)
+    right, false = set(), set()
+    for d in dets:
+        if d.uncertain:
+            continue
+        at = [(d.x, d.y)] + ([d.other[:2]] if d.other is not None else [])
+        pts = seen.get(d.code, [])
+        if any(math.hypot(x - p[0], y - p[1]) < 2.5 * d.size for p in pts for x, y in at):
+            right.add(d.code)
+        else:
+            false.add(d.code)
+    return right, false
+
+
+def main(argv=None):
+    from companion.cards import code_text
+    from companion.vision.model import load
+    from companion.vision.read import read_photo
+    from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
+    ap = argparse.ArgumentParser(description="scenes whose reading a reading option changes")
+    ap.add_argument("settings", nargs="+", help="MODULE.NAME=VALUE (module of companion.vision)")
+    ap.add_argument("--kind", default="gaps", choices=sorted(KINDS))
+    ap.add_argument("--scenes", type=int, default=40)
+    ap.add_argument("--first", type=int, default=0, help="first scene number")
+    ap.add_argument("--base", type=int, default=7_000_000,
+                    help="first scene seed (Klondike; Gaps +1000, Pyramid +2000)")
+    a = ap.parse_args(argv)
+    changes = [_setting(s) for s in a.settings]
+    fonts = available_fonts(HELDOUT_FONTS)
+    if not fonts:
+        print("no held-out font installed (apt-get install fonts-liberation2 fonts-croscore)")
+        return 1
+    clf = load()
+    variant = KINDS[a.kind]
+    names = lambda codes: " ".join(sorted(code_text(c, False) for c in codes))  # noqa: E731
+    differ = 0
+    for k in range(a.first, a.first + a.scenes):
+        seed = a.base + 1000 * list(KINDS).index(a.kind) + k
+        sc = make_scene(seed, a.kind, fonts=fonts)
+        out = []
+        for flip in (False, True):
+            kept = [(m, n, getattr(m, n)) for m, n, _ in changes]
+            try:
+                if flip:
+                    for m, n, v in changes:
+                        setattr(m, n, v)
+                dets = read_photo(sc.image, clf, backs=backs(variant))
+                right, false = right_cards(sc, dets)   # (before the piles may change them)
+                exact = layout_exact(sc, dets, variant)[0]
+            finally:
+                for m, n, v in kept:
+                    setattr(m, n, v)
+            out.append((right, false, exact))
+        (r0, f0, e0), (r1, f1, e1) = out
+        if (r0, f0, e0) != (r1, f1, e1):
+            differ += 1
+            print(f"scene {k} (seed {seed}): as is: exact {e0}, only right {names(r0 - r1) or '-'}"
+                  f", only false {names(f0 - f1) or '-'}; changed: exact {e1}, only right "
+                  f"{names(r1 - r0) or '-'}, only false {names(f1 - f0) or '-'}", flush=True)
+    print(f"{differ} of {a.scenes} scenes read otherwise with {' '.join(a.settings)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
