@@ -7,6 +7,7 @@ retrained, this finds the scenes where the option still matters (or says it matt
 
     python bench/vision_flags.py read.LONE_STRIPS=False --kind gaps --scenes 200
     python bench/vision_flags.py piles.LEND_IN_PIXELS=False --kind gaps --base 7600000
+    python bench/vision_flags.py read.LONE_BIG=0 read.LONE_TWINS=False --each --scenes 30
 
 Per scene that differs: the cards read sure and right at an index in view that only one of the
 two readings has, the sure cards only one has that are not in view (false readings), and
@@ -76,6 +77,9 @@ def main(argv=None):
     ap.add_argument("--first", type=int, default=0, help="first scene number")
     ap.add_argument("--base", type=int, default=7_000_000,
                     help="first scene seed (Klondike; Gaps +1000, Pyramid +2000)")
+    ap.add_argument("--each", action="store_true",
+                    help="each setting alone against the reading as is (one reading as is a "
+                         "scene), not all of them together")
     a = ap.parse_args(argv)
     changes = [_setting(s) for s in a.settings]
     fonts = available_fonts(HELDOUT_FONTS)
@@ -85,31 +89,36 @@ def main(argv=None):
     clf = load()
     variant = KINDS[a.kind]
     names = lambda codes: " ".join(sorted(code_text(c, False) for c in codes))  # noqa: E731
-    differ = 0
+    groups = [[c] for c in changes] if a.each else [changes]
+    differ = [0] * len(groups)
+
+    def reading(sc, group):
+        kept = [(m, n, getattr(m, n)) for m, n, _ in group]
+        try:
+            for m, n, v in group:
+                setattr(m, n, v)
+            dets = read_photo(sc.image, clf, backs=backs(variant))
+            right, false = right_cards(sc, dets)   # (before the piles may change them)
+            return right, false, layout_exact(sc, dets, variant)[0]
+        finally:
+            for m, n, v in kept:
+                setattr(m, n, v)
     for k in range(a.first, a.first + a.scenes):
         seed = a.base + 1000 * list(KINDS).index(a.kind) + k
         sc = make_scene(seed, a.kind, fonts=fonts)
-        out = []
-        for flip in (False, True):
-            kept = [(m, n, getattr(m, n)) for m, n, _ in changes]
-            try:
-                if flip:
-                    for m, n, v in changes:
-                        setattr(m, n, v)
-                dets = read_photo(sc.image, clf, backs=backs(variant))
-                right, false = right_cards(sc, dets)   # (before the piles may change them)
-                exact = layout_exact(sc, dets, variant)[0]
-            finally:
-                for m, n, v in kept:
-                    setattr(m, n, v)
-            out.append((right, false, exact))
-        (r0, f0, e0), (r1, f1, e1) = out
-        if (r0, f0, e0) != (r1, f1, e1):
-            differ += 1
-            print(f"scene {k} (seed {seed}): as is: exact {e0}, only right {names(r0 - r1) or '-'}"
-                  f", only false {names(f0 - f1) or '-'}; changed: exact {e1}, only right "
-                  f"{names(r1 - r0) or '-'}, only false {names(f1 - f0) or '-'}", flush=True)
-    print(f"{differ} of {a.scenes} scenes read otherwise with {' '.join(a.settings)}")
+        r0, f0, e0 = reading(sc, [])
+        for g, group in enumerate(groups):
+            r1, f1, e1 = reading(sc, group)
+            if (r0, f0, e0) != (r1, f1, e1):
+                differ[g] += 1
+                label = f" with {a.settings[g]}" if a.each else ""
+                print(f"scene {k} (seed {seed}){label}: as is: exact {e0}, only right "
+                      f"{names(r0 - r1) or '-'}, only false {names(f0 - f1) or '-'}; changed: "
+                      f"exact {e1}, only right {names(r1 - r0) or '-'}, only false "
+                      f"{names(f1 - f0) or '-'}", flush=True)
+    for g in range(len(groups)):
+        label = a.settings[g] if a.each else " ".join(a.settings)
+        print(f"{differ[g]} of {a.scenes} scenes read otherwise with {label}")
     return 0
 
 
