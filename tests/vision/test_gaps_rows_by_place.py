@@ -1,7 +1,10 @@
 """Gaps reads the same turned round, so its rows are named from the side the photo is taken
 from: row a is the row nearer the photo's top edge (README, `scan`). That is measured on the
 rows' cards (`piles.ROWS_BY_PLACE`): in a photo turned about a quarter round the indices' own up
-lies nearly level and told the wrong way (held-out Gaps scene 28, every card mirrored).
+lies nearly level and told the wrong way (held-out Gaps scene 74, its rows upright in the
+photo, the deal's row a 20 pixels lower than row d: every card mirrored. The example until the
+twenty-fourth session, scene 28, is read the same either way by the recognizer trained since:
+which corners are read moves the indices' up).
 
 Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws them)."""
 
@@ -22,7 +25,7 @@ def _rows(sc, monkeypatch, rule):
 
 
 def test_row_a_is_the_row_nearer_the_photos_top_edge(monkeypatch, held_out_scene):
-    sc = held_out_scene(7_001_028, "gaps")
+    sc = held_out_scene(7_001_074, "gaps")
     truth = {c["pile"]: [c["code"]] for c in sc.cards if c["visible"]}
 
     def mean_y(row):

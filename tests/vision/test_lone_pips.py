@@ -32,12 +32,15 @@ def _sure(dets) -> set[str]:
 
 
 def _near(sc, dets, text):
-    """The reading of ``text`` lies at one of its indices in the photo."""
+    """The reading of ``text`` lies at one of its indices in the photo (a card read at both
+    its corners: either; its place is the more upright one's, which may be a little covered)."""
     code = Card.parse(text).code
     d = next(d for d in dets if d.code == code)
     at = [(ix["rank"].mean(0) + ix["pip"].mean(0)) / 2 for ix in sc.indices
           if ix["code"] == code and ix["visible"]]
-    return any(((d.x - x) ** 2 + (d.y - y) ** 2) ** 0.5 < 0.5 * d.size for x, y in at)
+    read_at = [(d.x, d.y)] + ([d.other[:2]] if d.other is not None else [])
+    return any(((a - x) ** 2 + (b - y) ** 2) ** 0.5 < 0.5 * d.size
+               for x, y in at for a, b in read_at)
 
 
 def test_a_rank_glyph_joined_to_the_table_is_read_from_its_pip(monkeypatch, held_out_scene):
@@ -84,17 +87,18 @@ def test_a_pip_joined_to_the_table_is_found_from_its_rank_glyph(monkeypatch, see
 
 
 def test_a_lone_pips_own_box_does_not_hide_its_glyph(monkeypatch, held_out_scene):
-    """Held-out Gaps scene 7,601,017 (the check set's): the 8♠ and the 9♥ lie aslant, and
-    the corner of the pip's own box reached the place where its rank glyph should be, which
-    was taken for a blob of its own lying there (the pair looked at already), so the pip was
-    never read alone (`read.LONE_NOT_ITSELF`)."""
+    """Held-out Gaps scene 7,601,017 (the check set's): the 8♠ lies aslant, and the corner of
+    the pip's own box reached the place where its rank glyph should be, which was taken for a
+    blob of its own lying there (the pair looked at already), so the pip was never read alone
+    (`read.LONE_NOT_ITSELF`). (The 9♥ beside it was too, with the recognizer trained before
+    the twenty-fourth session; the one since reads it without.)"""
     from companion.vision import read
     from companion.vision.model import load
     sc = held_out_scene(7_601_017, "gaps")
     clf = load()
     monkeypatch.setattr(read, "LONE_NOT_ITSELF", False)
     before = _sure(read.read_photo(sc.image, clf, backs=False))
-    assert not {"8s", "9h"} & before
+    assert "8s" not in before
     monkeypatch.setattr(read, "LONE_NOT_ITSELF", True)
     dets = read.read_photo(sc.image, clf, backs=False)
     after = _sure(dets)
@@ -105,47 +109,47 @@ def test_a_lone_pips_own_box_does_not_hide_its_glyph(monkeypatch, held_out_scene
 
 
 def test_a_strip_of_table_beside_a_glyph_does_not_hide_its_pip(monkeypatch, held_out_scene):
-    """Check-set Gaps scene 7,601,017: the 2♠'s pip touches the dark table between two cards
-    and is opened off it with a stretch of the strip, a blob three index sizes long lying
-    where the pip should be; it was taken for the pip's own blob, so the glyph was never read
-    alone. A blob that large is no glyph's or pip's (`read.LONE_BIG`). (The 3♠ beside it had
-    been read as the 2♠, 96 % sure: the deck's one 2♠ is now read where it lies.)"""
+    """Held-out Gaps scene 66 (a four-colour deck, green clubs on a green table): the Q♣'s Q
+    touches the strip of table along its card's edge, one blob with it, many index sizes
+    long, lying where the rank glyph should be; it was taken for the glyph's own blob, so the
+    pip was never read alone. A blob that large is no glyph's or pip's (`read.LONE_BIG`).
+    (The example until the twenty-fourth session, the check set's scene 17, is read right
+    either way by the recognizer trained since.)"""
     from companion.vision import read
     from companion.vision.model import load
-    sc = held_out_scene(7_601_017, "gaps")
+    sc = held_out_scene(7_001_066, "gaps")
     clf = load()
     monkeypatch.setattr(read, "LONE_BIG", 0)
-    old = read.read_photo(sc.image, clf, backs=False)
-    before = _sure(old)
-    # (a 2♠ was read there, 96 % sure, but at another card's index)
-    assert "2s" not in before or not _near(sc, old, "2s")
+    before = _sure(read.read_photo(sc.image, clf, backs=False))
+    assert "Qc" not in before
     monkeypatch.setattr(read, "LONE_BIG", 2.0)
     dets = read.read_photo(sc.image, clf, backs=False)
     after = _sure(dets)
-    assert "2s" in after and _near(sc, dets, "2s")
+    assert "Qc" in after and _near(sc, dets, "Qc")
     shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
     assert after - before <= shown
 
 
 def test_a_glyph_joined_to_the_strip_between_two_cards_is_read_clear_of_it(monkeypatch,
                                                                           held_out_scene):
-    """Held-out Gaps scene 23: the Q♥'s Q touches the thin strip of table between its card
-    and the one above, one blob with it that the opening does not part. Its pip alone is a
-    blob; read where the indices around say its glyph lies, with the strip in the crop and
-    the place a few pixels off the Q, the model was unsure (11-40 %); with the strip painted
-    over and the Q found where its ink is, it is read (`read.LONE_STRIPS`), at its index,
-    and no card that is not in the photo is read."""
+    """Held-out Gaps scene 67: the 3♠'s thin, faint 3 lies against the strip of dark table
+    between its card and the next. Its pip alone is a blob; read where the indices around
+    say its glyph lies, with the strip in the crop, the model was unsure; with the strip
+    painted over and the glyph found where its ink is, it is read (`read.LONE_STRIPS`), at
+    its index, and no card that is not in the photo is read. (The example until the
+    twenty-fourth session, scene 23's Q♥, is read either way by the recognizer trained
+    since.)"""
     from companion.vision import read
     from companion.vision.model import load
-    sc = held_out_scene(7_001_023, "gaps")
+    sc = held_out_scene(7_001_067, "gaps")
     clf = load()
     monkeypatch.setattr(read, "LONE_STRIPS", False)
     before = _sure(read.read_photo(sc.image, clf, backs=False))
-    assert "Qh" not in before
+    assert "3s" not in before
     monkeypatch.setattr(read, "LONE_STRIPS", True)
     dets = read.read_photo(sc.image, clf, backs=False)
     after = _sure(dets)
-    assert "Qh" in after and _near(sc, dets, "Qh")
+    assert "3s" in after and _near(sc, dets, "3s")
     assert before <= after
     shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
     assert after - before <= shown

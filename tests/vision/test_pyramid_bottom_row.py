@@ -29,33 +29,15 @@ def test_a_bottom_card_read_upside_down_takes_its_place(scene, place):
     assert len(placed) == 28 and not reading.problems
 
 
-def test_a_bottom_card_a_little_off_the_rows_line_takes_its_place(monkeypatch):
-    """Check-set scene 3 (seed 7,602,003): the Q♦ of p23, read only upside down, lies 0.39 of
-    a row step off the bottom row's line by the deck's corner-to-corner offset taken in index
-    sizes; within a third of a step it was left over (`piles.BOTTOM_ROW_NEAR`). (The offset
-    is now taken in pixels, and the Q♦ lies 0.1 off: see the next test.)"""
-    from companion.vision import piles
-    fonts = available_fonts(HELDOUT_FONTS)
-    if not fonts:
-        pytest.skip("no held-out font installed")
-    sc = make_scene(7_602_003, "pyramid", fonts=fonts)
-    dets = read_photo(sc.image)
-    truth = {c["pile"]: c["code"] for c in sc.cards}
-    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", False)
-    monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", 0.35)
-    assert not map_piles(dets, "pyramid", sc.image).piles.get("p23")
-    monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", 0.45)
-    reading = map_piles(dets, "pyramid", sc.image)
-    placed = {name: ds[0].code for name, ds in reading.piles.items() if ds}
-    assert placed == truth and not reading.problems
-
-
-@pytest.mark.parametrize("scene, place", [(7_002_115, "p26"), (7_602_003, "p23")])
+# (check-set scene 3's Q♦ of p23 too until the twenty-fourth session: the recognizer trained
+# since reads its upright corner, and with it the test of BOTTOM_ROW_NEAR went, whose example
+# it was; no Pyramid scene of 150, held-out 0-119 and the check set's 30, turns on that now)
+@pytest.mark.parametrize("scene, place", [(7_002_115, "p26")])
 def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(monkeypatch,
                                                                           scene, place):
-    """Held-out scene 115 (and check-set scene 3): the bottom row's Q♠ (Q♦), read only upside
-    down. Where the rank glyph lies beside the pip, the index's size (pip to rank glyph) grows
-    with the glyph's width: a Q's is a third larger than most. The card's other corner,
+    """Held-out scene 115: the bottom row's Q♠, read only upside down. Where the rank glyph
+    lies beside the pip, the index's size (pip to rank glyph) grows with the glyph's width:
+    a Q's is a third larger than most. The card's other corner,
     taken as so many index sizes away, was placed half a row step short (row 5.4 of 0-6) and
     the card left over; taken in pixels, as the cards read at both corners show it
     (`piles.CORNERS_IN_PIXELS`), it takes its place and the layout is exact."""

@@ -30,7 +30,9 @@ def _truth(sc):
     return out
 
 
-@pytest.mark.parametrize("n", [228, 443])
+# (scene 443 too until the twenty-fourth session: the recognizer trained since reads it so that
+# the top row is found without the rule)
+@pytest.mark.parametrize("n", [228])
 def test_the_wastes_top_card_far_above_the_columns_is_in_the_top_row(
         n, monkeypatch, held_out_scene):
     sc = held_out_scene(7_000_000 + n)
