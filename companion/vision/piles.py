@@ -1297,7 +1297,7 @@ place free there (:func:`_bottom_row_turned`; across, a third of a step). With 0
 set (`--base 7600000`) scene 3's Q♦ at 0.39, left over; with 0.45 the check set's exact
 layouts 23 -> 24 of 30, held-out Pyramid 0-119 the same (107 of 120). (With the recognizer
 trained in the twenty-fourth session and the offset in pixels, no scene of those 150 turns on
-it: 0.35 reads them the same.)"""
+it: 0.35 reads them the same; tests/vision/test_pyramid_bottom_row.py builds a case.)"""
 
 
 def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit) -> None:

@@ -3,6 +3,8 @@ read only at its lower corner (upside down) still takes its place in the row."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 pytest.importorskip("cv2")
@@ -30,8 +32,8 @@ def test_a_bottom_card_read_upside_down_takes_its_place(scene, place):
 
 
 # (check-set scene 3's Q♦ of p23 too until the twenty-fourth session: the recognizer trained
-# since reads its upright corner, and with it the test of BOTTOM_ROW_NEAR went, whose example
-# it was; no Pyramid scene of 150, held-out 0-119 and the check set's 30, turns on that now)
+# since reads its upright corner. It was BOTTOM_ROW_NEAR's example too, on which no Pyramid
+# scene of 150, held-out 0-119 and the check set's 30, turns now: its test is built, below)
 @pytest.mark.parametrize("scene, place", [(7_002_115, "p26")])
 def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(monkeypatch,
                                                                           scene, place):
@@ -104,3 +106,41 @@ def test_a_card_read_unsurely_does_not_take_a_surely_read_cards_place(monkeypatc
     assert not _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
     monkeypatch.setattr(piles, "PLACE_SURE_FIRST", True)
     assert _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
+
+
+@pytest.mark.parametrize("off, near, taken", [(0.4, 0.35, False), (0.4, 0.45, True),
+                                              (0.2, 0.35, True), (0.6, 0.45, False)])
+def test_a_bottom_card_read_upside_down_takes_its_place_within_near_of_the_row(
+        monkeypatch, off, near, taken):
+    """A card of the bottom row read only upside down takes the free place its upright corner
+    falls on when that corner lies within `piles.BOTTOM_ROW_NEAR` of a row step of the row's
+    line (the deck's corner-to-corner offset is a median, and the perspective is not wholly
+    undone): 0.45, so check-set scene 3's Q♦, 0.39 off with the offset in index sizes, took
+    its place. Built here: a pyramid of 27 cards placed, p25 (row 6, column 3) free."""
+    from companion.vision import piles
+    from companion.vision.read import Detection
+    monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", near)
+    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", True)
+    up = (0.0, -1.0)                              # the photo's up: the rows go down the image
+    at = lambda r, c: (100.0 * (c - r / 2) + 500, 60.0 * r + 100)  # noqa: E731
+    placed, xs, ys = {}, [], []
+    for r in range(7):
+        for c in range(r + 1):
+            if (r, c) != (6, 3):
+                placed[(r, c)] = len(xs)
+                x, y = at(r, c)
+                xs.append(x)
+                ys.append(y)
+    # two cards read at both corners give the deck's offset: the upright index 120 pixels left
+    # of the other and 170 above it
+    both = [Detection(code=k, confidence=1.0, x=x, y=y, up=up, size=16.0,
+                      other=(x + 120, y + 170, up))
+            for k, (x, y) in ((0, at(6, 0)), (1, at(6, 1)))]
+    ex, ey = at(6, 3)
+    ey += off * 60                                # the upright corner this far below the row
+    turned = Detection(code=2, confidence=1.0, x=ex + 120, y=ey + 170, up=(0.0, 1.0), size=16.0)
+    out = SimpleNamespace(unplaced=[turned])
+    upright = [None] * len(xs)
+    piles._bottom_row_turned(out, placed, upright, xs, ys, both + [turned], up, 1.0)
+    assert ((6, 3) in placed) == taken
+    assert (turned in upright) == taken and (turned in out.unplaced) != taken
