@@ -26,7 +26,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.vision import KINDS, PARTLY, backs, layout_exact
+from bench.vision import KINDS, backs, layout_exact
+from bench.vision_failures import _index_centres
 
 
 def _setting(text):
@@ -47,11 +48,7 @@ def _setting(text):
 def right_cards(sc, dets):
     """(cards read sure and right at an index of theirs at least half in view, sure cards
     read that no index in view shows), as card codes."""
-    seen: dict[int, list] = {}
-    for ix in sc.indices:
-        if ix.get("visible_frac", float(ix["visible"])) >= PARTLY:
-            seen.setdefault(ix["code"], []).append(ix["rank"].mean(0) * 0.5
-                                                   + ix["pip"].mean(0) * 0.5)
+    seen = _index_centres(sc)
     right, false = set(), set()
     for d in dets:
         if d.uncertain:

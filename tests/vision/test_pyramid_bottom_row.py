@@ -39,10 +39,10 @@ def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(monke
                                                                           scene, place):
     """Held-out scene 115: the bottom row's Q♠, read only upside down. Where the rank glyph
     lies beside the pip, the index's size (pip to rank glyph) grows with the glyph's width:
-    a Q's is a third larger than most. The card's other corner,
-    taken as so many index sizes away, was placed half a row step short (row 5.4 of 0-6) and
-    the card left over; taken in pixels, as the cards read at both corners show it
-    (`piles.CORNERS_IN_PIXELS`), it takes its place and the layout is exact."""
+    a Q's is a third larger than most. The card's other corner, taken as so many index sizes
+    away, was placed half a row step short (row 5.4 of 0-6) and the card left over; taken in
+    pixels, as the cards read at both corners show it (`piles.CORNERS_IN_PIXELS`), it takes
+    its place and the layout is exact."""
     from companion.vision import piles
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
