@@ -15,7 +15,8 @@ Each difference is put in one class, so the largest causes show first:
 - ``foundation``: a difference in a foundation's top card;
 - ``order``: the pile holds the right cards in another order.
 
-    python bench/vision_failures.py [--scenes N] [--kind klondike] [--first K] [--all]
+    python bench/vision_failures.py [--scenes N] [--kind klondike] [--first K] [--base SEED]
+                                    [--all]
 """
 
 from __future__ import annotations
@@ -155,6 +156,9 @@ def main(argv=None):
     ap.add_argument("--scenes", type=int, default=20)
     ap.add_argument("--first", type=int, default=0, help="first scene number")
     ap.add_argument("--kind", default="klondike", choices=sorted(KINDS))
+    ap.add_argument("--base", type=int, default=7_000_000,
+                    help="first scene seed, as bench/vision.py's (Klondike; Gaps +1000, "
+                         "Pyramid +2000; the check set: 7600000)")
     ap.add_argument("--all", action="store_true", help="print every pile of a failed scene")
     a = ap.parse_args(argv)
     fonts = available_fonts(HELDOUT_FONTS)
@@ -162,7 +166,7 @@ def main(argv=None):
     classes: Counter = Counter()
     exact = whole = built = 0
     for k in range(a.first, a.first + a.scenes):
-        seed = 7_000_000 + 1000 * list(KINDS).index(a.kind) + k
+        seed = a.base + 1000 * list(KINDS).index(a.kind) + k
         sc = make_scene(seed, a.kind, fonts=fonts)
         got = read_photo(sc.image, clf, backs=backs(KINDS[a.kind]))
         ex, down, wh = layout_exact(sc, got, KINDS[a.kind])

@@ -77,13 +77,16 @@ def main(argv=None):
     ap.add_argument("--each", action="store_true",
                     help="each setting alone against the reading as is (one reading as is a "
                          "scene), not all of them together")
+    ap.add_argument("--recognizer", choices=("cnn", "hog"), default=None,
+                    help="the recognizer read with (default: the one `companion scan` uses; "
+                         "hog: the earlier one, which some vision tests read with)")
     a = ap.parse_args(argv)
     changes = [_setting(s) for s in a.settings]
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
         print("no held-out font installed (apt-get install fonts-liberation2 fonts-croscore)")
         return 1
-    clf = load()
+    clf = load(recognizer=a.recognizer)
     variant = KINDS[a.kind]
     names = lambda codes: " ".join(sorted(code_text(c, False) for c in codes))  # noqa: E731
     groups = [[c] for c in changes] if a.each else [changes]
