@@ -96,18 +96,25 @@ def _at(sc, x, y, size):
 def test_check_set_gaps_scene_21_has_no_black_club(monkeypatch, held_out_scene):
     """Check-set Gaps scene 21 (seed 7,601,021), a four-colour deck: its 9♠ was read as the
     9♣, 100 % sure, and taken for the 9♣'s other corner; its 8♠ and 10♠ as clubs too. No
-    spade is read as a club now, and the layout is read exactly."""
+    spade is read as a club now, at either corner, and the layout is read exactly. (Since
+    the second refiner, the layout is exact without the rule too: the 9♠ is still taken
+    for the 9♣'s other corner, and 3♠, 5♠, 10♠ and 6♠ are read as clubs, left uncertain.)"""
     from companion.vision.model import load
     sc = held_out_scene(7_601_021, "gaps")
     clf = load()
     nine_s, nine_c = Card.parse("9s").code, Card.parse("9c").code
+    spades = range(13)
+
+    def clubs_on_spades(dets):
+        return [d for d in dets if d.suit == 3 and any(
+            _at(sc, *at[:2], d.size) in spades for at in ((d.x, d.y), d.other) if at)]
+
     monkeypatch.setattr(read, "FOUR_COLOUR_SEEN", 0)
     before = read.read_photo(sc.image, clf, backs=False)
     assert any(d.code == nine_c and d.other and _at(sc, *d.other[:2], d.size) == nine_s
                for d in before)
-    assert not _bench().layout_exact(sc, before, "gaps")[0]
+    assert len(clubs_on_spades(before)) >= 3
     monkeypatch.setattr(read, "FOUR_COLOUR_SEEN", 3)
     after = read.read_photo(sc.image, clf, backs=False)
     assert _bench().layout_exact(sc, after, "gaps")[0]
-    assert not any(d.suit == 3 and _at(sc, d.x, d.y, d.size) in range(13)  # (a spade)
-                   for d in after if not d.uncertain)
+    assert not clubs_on_spades(after)

@@ -79,10 +79,11 @@ def test_a_card_read_at_one_corner_is_lent_the_other_in_pixels_where_asked(monke
     assert lent() == pytest.approx((900.0 + 60.0 / 20.5 * 27.5, 520.0 + 90.0 / 20.5 * 27.5))
 
 
-@pytest.mark.parametrize("seed", [7_001_120, 7_001_185])
+@pytest.mark.parametrize("seed", [7_001_120])
 def test_gaps_cards_read_at_one_corner_are_placed_by_pixels(monkeypatch, held_out_scene, seed):
-    """Held-out Gaps scenes 120 and 185: with the lent corners in index sizes the layout is
-    not read exactly; in pixels (`piles.LEND_IN_PIXELS`) it is."""
+    """Held-out Gaps scene 120: with the lent corners in index sizes the layout is not read
+    exactly; in pixels (`piles.LEND_IN_PIXELS`) it is. (Scene 185 showed it too until the
+    second refiner, which reads it exactly either way.)"""
     from companion.vision import piles, read
 
     from .test_four_colour import _bench
