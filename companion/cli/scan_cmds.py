@@ -192,6 +192,33 @@ def _calibrate(photo, camera, key, seed, deck, as_json):
                + ".")
 
 
+def _columns_up(piles) -> tuple[float, float] | None:
+    """The cards' up in the photo: the mean up of the first cards of the columns of two cards
+    or more, whose lower corner the next card covers, so that they are read at their top
+    one; None where there is no such column. (A column's last card is often read at its
+    lower corner, its up then the other way.)"""
+    import math
+    vx = vy = 0.0
+    for name, ds in piles.piles.items():
+        if name.startswith("t") and len(ds) >= 2:
+            vx += ds[0].up[0]
+            vy += ds[0].up[1]
+    norm = math.hypot(vx, vy)
+    return (vx / norm, vy / norm) if norm else None
+
+
+def _top_corner(d, up) -> tuple[float, float]:
+    """Where the face-down count of a column is written from: its first face-up card's index
+    that stands the layout's way up (``up``), the other corner where the card was read at
+    its lower one, so that the label lies over the backs above the card, not beyond its foot
+    (over the next readings' labels)."""
+    if d.other is not None and d.up[0] * up[0] + d.up[1] * up[1] < 0:
+        ox, oy, oup = d.other
+        if oup[0] * up[0] + oup[1] * up[1] > 0:
+            return ox, oy
+    return d.x, d.y
+
+
 INFERRED_BGR = (255, 120, 0)
 """Colour (blue, in OpenCV's BGR order) of a card inferred from the rules on the --debug image."""
 
@@ -220,14 +247,16 @@ def write_debug(res, path):
         cv2.putText(img, label, (int(d.x + 1.2 * s), int(d.y)), cv2.FONT_HERSHEY_SIMPLEX,
                     max(0.4, s / 30), col, 2, cv2.LINE_AA)
     piles = res.get("piles")
+    layout_up = _columns_up(piles) if piles is not None else None
     for name, n in (piles.face_down.items() if piles is not None else ()):
         first = piles.piles.get(name)
         if n is None or not first:
             continue
-        d = first[0]
-        cv2.putText(img, f"{name}: {n} down", (int(d.x + 2.5 * d.size * d.up[0]),
-                                               int(d.y + 2.5 * d.size * d.up[1])),
-                    cv2.FONT_HERSHEY_SIMPLEX, max(0.4, d.size / 30), (255, 0, 255), 2, cv2.LINE_AA)
+        up = layout_up or first[0].up
+        x, y = _top_corner(first[0], up)
+        s = first[0].size
+        cv2.putText(img, f"{name}: {n} down", (int(x + 2.5 * s * up[0]), int(y + 2.5 * s * up[1])),
+                    cv2.FONT_HERSHEY_SIMPLEX, max(0.4, s / 30), (255, 0, 255), 2, cv2.LINE_AA)
     try:
         ok = cv2.imwrite(path, img)
     except cv2.error as exc:
