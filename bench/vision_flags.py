@@ -77,9 +77,9 @@ def main(argv=None):
     ap.add_argument("--each", action="store_true",
                     help="each setting alone against the reading as is (one reading as is a "
                          "scene), not all of them together")
-    ap.add_argument("--recognizer", choices=("cnn", "hog"), default=None,
-                    help="the recognizer read with (default: the one `companion scan` uses; "
-                         "hog: the earlier one, which some vision tests read with)")
+    ap.add_argument("--recognizer", choices=("hog",), default=None,
+                    help="hog: read with the earlier recognizer, as some vision tests do "
+                         "(default: the one `companion scan` uses)")
     a = ap.parse_args(argv)
     changes = [_setting(s) for s in a.settings]
     fonts = available_fonts(HELDOUT_FONTS)

@@ -1208,14 +1208,13 @@ view; the piles laid out in rows, numbered in reading order (t1 at the top left)
 
 
 LEAN_TURNS = tuple(d for k in range(1, 21) for d in (k, -k))
-"""The angles (degrees, in the order tried) at which :func:`_lean_fit` looks for the rows
-again where those at the frame's own angle leave cards over. A steep photo's perspective
-undone leaves an affine view, in which the rows may lean well off square to the cards' up:
-check-set Gaps scene 8 and the bench's 12-megapixel Gaps photo 4 (two rows found of four)
-need 14 to 18 degrees. Up to 20 (12 before) changed nothing else on held-out Gaps 0-199 and
-Pyramid 0-119 or the check set's 30 of each."""
-"""Degrees the rows of a layout may still lean by after the photo is set upright (the way up is
-taken from the indices, a few degrees off): tried in turn while cards are left over."""
+"""Degrees the rows of a layout may still lean by after the photo is set upright, tried in
+turn (by :func:`_lean_fit`) while cards are left over: the way up is taken from the indices, a
+few degrees off, and a steep photo's perspective undone leaves an affine view, in which the
+rows may lean well off square to the cards' up. Check-set Gaps scene 8 and the bench's
+12-megapixel Gaps photo 4 (two rows found of four) need 14 to 18 degrees; up to 20 (12
+before) changed nothing else on held-out Gaps 0-199 and Pyramid 0-119 or the check set's 30
+of each."""
 
 
 def _lean_fit(xs, ys, places, gap):
