@@ -90,7 +90,7 @@ def small_klondike(rng: random.Random, options: dict | None = None,
 
 
 def small_golf(rng: random.Random, most: int = 2, stock: tuple[int, int] = (2, 8),
-               buried: bool = False) -> Position:
+               buried: bool = False, options: dict | None = None) -> Position:
     """A random small Golf position: up to ``most`` cards a column, a short stock, and one
     waste card; with ``buried``, every other card lies in the waste already (a late game,
     where cards left on the tableau often have nothing left to be played onto)."""
@@ -107,7 +107,7 @@ def small_golf(rng: random.Random, most: int = 2, stock: tuple[int, int] = (2, 8
     piles["s"] = (" ".join(CARDS[c].text(False) for c in cards[k:k + ns]), ns)
     waste = cards[k + ns:] if buried else cards[k + ns:k + ns + 1]
     piles["w"] = " ".join(CARDS[c].text(False) for c in waste)
-    return made("golf", piles)
+    return made("golf", piles, options=options)
 
 
 def small_streets(rng: random.Random, low: int = 9, nrows=(6, 8)) -> Position:
