@@ -151,6 +151,12 @@ class Engine:
             self.match_table = tuple(frozenset(b for b in range(52) if self.pairs.matches(a, b))
                                      for a in range(53))
         self.accordion = v.accordion
+        # Accordion's fold rule: ``fold_table[t][c]``, whether a pile whose top card is c may
+        # go onto one whose top card is t (suit or rank alike; an unknown card takes nothing).
+        self.fold_table = tuple(
+            tuple(t != UNKNOWN and c != UNKNOWN
+                  and (SUIT_OF[t] == SUIT_OF[c] or RANK_OF[t] == RANK_OF[c]) for c in range(53))
+            for t in range(53)) if v.accordion else None
         self.gaps = v.gaps
         self.flip_piles = frozenset(self.T)
         self.last_t = self.T[-1] if self.T else -1
@@ -749,15 +755,12 @@ class Engine:
     def _gen_folds(self, pos, out) -> None:
         piles, P = pos.piles, self.P
         m = self.line_length(piles)
+        table = self.fold_table
         for k in range(1, m):
             c = piles[P[k]][-1]
-            if c == UNKNOWN:
-                continue
             for d in self.accordion.reach:
-                if k - d >= 0:
-                    t = piles[P[k - d]][-1]
-                    if t != UNKNOWN and (SUIT_OF[t] == SUIT_OF[c] or RANK_OF[t] == RANK_OF[c]):
-                        out.append((FOLD, P[k], 0, P[k - d]))
+                if k - d >= 0 and table[piles[P[k - d]][-1]][c]:
+                    out.append((FOLD, P[k], 0, P[k - d]))
 
     def _gen_gaps(self, pos, out) -> None:
         piles, G = pos.piles, self.G

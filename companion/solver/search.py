@@ -760,6 +760,22 @@ class Knowledge:
                           len(_sink_classes(eng)[1]))
         return bits <= SINK_MAX_BITS and (max_bytes is None or bits / 8 <= max_bytes)
 
+    def line_exhaustible(self, root) -> bool:
+        """Whether a whole search from ``root`` may run as :func:`_exhaust_line`: an
+        Accordion-like game won at one pile, whose engine moves are exactly a pile of the line
+        onto one a reach to its left (as its fold table says) and, where cards are dealt
+        one at a time onto the line's end in a single pass, the deal (``deal_first``); no
+        card unknown, and the whole deck there."""
+        eng = root.engine
+        v = self.variant
+        return (v.accordion is not None and v.win == "one-pile" and eng.fold_table is not None
+                and {g.__name__ for g in eng.gens} == {"_gen_folds"}
+                and not (eng.fill_first or eng.strict_last or eng.force_aces)
+                and len(eng.names) == len(eng.P) + (self.S >= 0)
+                and (self.deal_first or self.S < 0 or not root.piles[self.S])
+                and not has_unknown_cards(root)
+                and sum(len(p) for p in root.piles) == eng.deck_size)  # (won: all in one)
+
     def pointer(self, pos) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
         a dominance (see ``dominance``; such a key ends with 2), else -1."""
@@ -1255,6 +1271,8 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
         # deals that one leaves unknown.
         memory = limits.memory_mb * 2**20 if limits.memory_mb is not None else None
         plan = [("sink" if FAST_SINK and kn.sink_exhaustible(pos, memory) else "best", False)]
+    elif strategy == "depth" and FAST_LINE and kn.line_exhaustible(pos):
+        plan = [("line", False)]  # (Accordion: see :func:`_exhaust_line`)
     elif kn.narrowable:
         plan = [(how, True) for how in NARROW_LOOKS] + plan
         if kn.lean and LEAN:
@@ -1336,6 +1354,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     def run(i, how, narrow):
         if how == "sink":
             return _exhaust_sink(pos, short, max_states, prefer)
+        if how == "line":
+            return _exhaust_line(pos, short, max_states, prefer)
         if how == "shaken":
             return _restarting(pos, prefer, short, "depth", False, max_states, True)
         if narrow:
@@ -1374,7 +1394,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     active = [i for i in range(len(runs)) if i not in waiting and i not in late]
     if not active:  # nothing runs before them
         active, waiting, late = waiting + late, [], []
-    shares = [SINK_SHARE if how == "sink" else 1 for how, _ in plan]
+    shares = [FAST_SHARES.get(how, 1) for how, _ in plan]
     if not open_game and len(plan) > 1:  # the narrow looks and the whole search
         shares = [NARROW_SHARES["prover" if r == "prover" else how]
                   for r, (how, _) in zip(roles, plan, strict=True)]
@@ -1511,6 +1531,9 @@ FAST_TALON = True
 # Golf's whole search on numbers (:func:`_exhaust_sink`) where it may run (False: through
 # the engine, best-first).
 FAST_SINK = True
+# Accordion's searches on the line (:func:`_exhaust_line`) where they may run (False: the
+# depth-first search through the engine).
+FAST_LINE = True
 TALON_SHARE = 12
 
 # Whether the safe moves are looked for among the moves up alone (where they are all moves
@@ -2339,9 +2362,10 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
 # The largest table of positions met that :func:`_exhaust_sink` keeps (one bit a position: 32
 # MB). A Golf deal needs 6^7 x 17 x 13 bits, 7.7 MB.
 SINK_MAX_BITS = 1 << 28
-# Slices a round the driver gives it (it is the only search of its plan): the budgets are
-# checked every 1,024 positions, some 2 ms.
-SINK_SHARE = 16
+# Slices a round the driver gives the searches that run alone (Golf's and Accordion's): the
+# budgets are checked every 1,024 positions (Golf, some 2 ms) or 8 rounds of two slices
+# (Accordion, some 3 ms).
+FAST_SHARES = {"sink": 16, "line": 8}
 
 
 @cache
@@ -2534,6 +2558,120 @@ def _exhaust_sink(pos, short, max_states, prefer=None):
                 yield nodes, nodes + 1
     return result(LOST, f"all {nodes + 1} reachable positions searched (those where a card "
                         f"can no longer leave cut short), none is won")
+
+
+# The orders of Accordion's searches on the line (:func:`_exhaust_line`): each searches the
+# whole space, interleaved, a slice each in turn. On seeds 1-200, each alone at 5 s: folds
+# from the left, 195 won (a fold onto the pile next to it before one three piles to the left;
+# the other way round, 198); from the right, 185; the first two together, all 200 (the
+# slowest in 2.6 s of their 5).
+LINE_ORDERS = ("left", "right")
+
+
+def _exhaust_line(pos, short, max_states, prefer=None):
+    """The whole depth-first search where :meth:`Knowledge.line_exhaustible` holds
+    (Accordion): the line as a string of its piles' top cards (a pile moves whole, and only
+    its top card is ever matched again), the cards still in the stock dealt onto its end
+    first (dealing and folding commute: see ``Knowledge.deal_first``). A fold of the pile at
+    k onto the one d places to its left (as the engine's fold table takes it) makes the
+    string ``s[:k-d] + s[k] + s[k-d+1:k] + s[k+1:]``; the game is won at one pile.
+
+    The searches of :data:`LINE_ORDERS` run interleaved, a slice each, each with its table of
+    strings met: the deals one order wins in a second another may not win in minutes. Any
+    win is a win, and any one that ends having searched its whole space proves a loss. Accordion
+    seeds 1-200, this machine: all won, median 0.06 s, the slowest in 1.3 s (through the
+    engine, at 10 s, 27 of seeds 1-40 won and 13 unknown). ``prefer``: raw moves to try
+    first at the root (the hints' vote), where there is nothing to deal. A won line is
+    replayed in the engine before it is given."""
+    eng = pos.engine
+    start = time.perf_counter()
+    P, S = eng.P, knowledge(pos.variant).S
+    piles = pos.piles
+    n = eng.line_length(piles)
+    deals = len(piles[S]) if S >= 0 else 0
+    line = bytes(piles[P[k]][-1] for k in range(n)) + \
+        (bytes(reversed(piles[S])) if deals else b"")
+    table = eng.fold_table
+    reach = sorted(eng.accordion.reach)
+    one = _BYTE
+    counts = [0] * len(LINE_ORDERS)
+    sizes = [0] * len(LINE_ORDERS)
+
+    def raw(path):
+        return [(STOCK, S, 0, -1)] * deals + [(FOLD, P[k], 0, P[k - d]) for k, d in path]
+
+    def result(verdict, reason, path=None):
+        moves_ = _replayed(pos, raw(path), short, "the search on the line") \
+            if path is not None else []
+        return SolveResult(verdict, [eng.text(m) for m in moves_], sum(counts), sum(sizes),
+                           time.perf_counter() - start, reason, moves_)
+
+    def folds(s, reverse):  # (k, d, the line after the fold)
+        out = []
+        for k in range(1, len(s)):
+            c = s[k]
+            for d in reach:
+                if k >= d and table[s[k - d]][c]:
+                    out.append((k, d, s[:k - d] + one[c] + s[k - d + 1:k] + s[k + 1:]))
+        if reverse:
+            out.reverse()
+        return out
+
+    if len(line) <= 1:
+        return result(WON, "won", [])
+    firsts = folds(line, False)
+    if prefer and not deals:
+        order = {m: j for j, m in enumerate(prefer)}
+        firsts.sort(key=lambda f: order.get(raw([f[:2]])[0], len(order)))
+
+    def search(number, reverse, cap):
+        seen = {line}
+        frames = [[firsts if number == 0 else folds(line, reverse), 0]]
+        path: list[tuple[int, int]] = []
+        nodes = 0
+        while frames:
+            fr = frames[-1]
+            kids, i = fr
+            while i < len(kids) and kids[i][2] in seen:
+                i += 1
+            if i == len(kids):
+                frames.pop()
+                if path:
+                    path.pop()
+                continue
+            fr[1] = i + 1
+            k, d, s = kids[i]
+            seen.add(s)
+            nodes += 1
+            path.append((k, d))
+            if len(s) == 1:
+                counts[number], sizes[number] = nodes, len(seen)
+                return WON, path, number
+            frames.append([folds(s, reverse), 0])
+            if not nodes & SLICE:
+                counts[number], sizes[number] = nodes, len(seen)
+                if cap is not None and len(seen) > cap:
+                    return UNKNOWN_VERDICT, None, number
+                yield
+        counts[number], sizes[number] = nodes, len(seen)
+        return LOST, None, number
+
+    cap = max_states // len(LINE_ORDERS) if max_states is not None else None
+    runs = [search(j, how == "right", cap) for j, how in enumerate(LINE_ORDERS)]
+    while runs:
+        for run in list(runs):
+            try:
+                next(run)
+            except StopIteration as done:
+                verdict, path, number = done.value
+                if verdict == WON:
+                    return result(WON, f"won after searching {sum(counts)} lines", path)
+                if verdict == LOST:
+                    return result(LOST, f"all {sizes[number]} lines that folds reach searched "
+                                        "(every card dealt first), none is won")
+                runs.remove(run)
+        yield sum(counts), sum(sizes)
+    return result(UNKNOWN_VERDICT, "memory budget spent")
 
 
 def _exhaust_talon(pos, short, max_states, prefer=None):

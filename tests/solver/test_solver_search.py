@@ -18,7 +18,7 @@ from solverhelp import (
 from companion.cards import code_text
 from companion.rules import Position, deal, variant_keys
 from companion.rules.engine import MOVE
-from companion.solver import Limits, SolverError, solve
+from companion.solver import Limits, SolverError, search, solve
 from companion.solver.search import _search, knowledge
 
 
@@ -482,9 +482,13 @@ def test_golf_card_that_nothing_left_can_precede_is_lost_at_once():
     assert r.verdict == "lost" and r.nodes == 0
 
 
-def test_accordion_dealt_card_by_card_is_solved_and_the_line_replays():
+def test_accordion_dealt_card_by_card_is_solved_and_the_line_replays(monkeypatch):
     # Dealing every card first loses nothing (dealing and folding commute): the solver's
-    # line deals all 52 cards, then folds them into one pile; `check` replays it.
+    # line deals all 52 cards, then folds them into one pile; `check` replays it. This is
+    # the search through the engine (the deal a safe move, the folds that leave the most
+    # folds first), where the searches on the line do not apply (tests/solver/
+    # test_accordion_line.py has theirs).
+    monkeypatch.setattr(search, "FAST_LINE", False)
     wins = 0
     for seed in (5, 17, 21, 35):
         pos = deal("accordion", seed)
