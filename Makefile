@@ -69,15 +69,16 @@ seeds: $(STAMP)
 # Fill the verdict column of seeds/*.tsv with the solver's verdicts: NODES positions a deal
 # (a budget independent of the machine's load), at most TIMEOUT seconds. A proved verdict
 # already there is kept; one that contradicts it stops the run.
-# Golf's whole search runs on numbers, some 600,000 positions a second, and a lost deal is
-# proved only once every one is searched (up to 2.4 million in seeds 1-1000): its own budget.
+# Golf's and Accordion's searches run on numbers and strings, some 300,000-600,000 positions
+# a second, and need up to 2.4 million (a Golf deal proved lost, seeds 1-1000): a budget of
+# their own, FAST_NODES.
 TIMEOUT ?= 60
 NODES ?= 40000
-GOLF_NODES ?= 5000000
+FAST_NODES ?= 5000000
 verdicts: $(STAMP)
 	$(BIN)/python -m companion.solver.survey --verdicts seeds --timeout $(TIMEOUT) --nodes $(NODES)
-	$(BIN)/python -m companion.solver.survey --verdicts seeds --variant golf --timeout $(TIMEOUT) \
-		--nodes $(GOLF_NODES)
+	for v in golf accordion; do $(BIN)/python -m companion.solver.survey --verdicts seeds \
+		--variant $$v --timeout $(TIMEOUT) --nodes $(FAST_NODES) || exit 1; done
 
 # The independent solvers the solver tests and bench compare against (skipped when absent).
 peers: $(STAMP)
