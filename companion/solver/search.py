@@ -444,10 +444,28 @@ class Knowledge:
                     continue
                 near = tied[i]
                 for d in partners[c]:
-                    if d not in gone and where.get(d) not in near:
+                    if d in gone:
+                        continue
+                    j = where.get(d)
+                    if j not in near or not (chained(piles, i, j) or chained(piles, j, i)):
                         break
                 else:
                     return True
+            return False
+
+        def chained(piles, i, j) -> bool:
+            # Whether j lies on i through cards still there, each covering the one before:
+            # then i is free only once j has gone. (In a position reached by play from a
+            # whole pyramid, every card that ``tied`` names is so; a position typed in may
+            # have gaps that play could not make.)
+            todo, met = [i], set()
+            while todo:
+                for x in eng.cover[slot[todo.pop()]]:
+                    if piles[x] and x not in met:
+                        if x == j:
+                            return True
+                        met.add(x)
+                        todo.append(x)
             return False
 
         return partnerless
@@ -775,6 +793,25 @@ class Knowledge:
                 and (self.deal_first or self.S < 0 or not root.piles[self.S])
                 and not has_unknown_cards(root)
                 and sum(len(p) for p in root.piles) == eng.deck_size)  # (won: all in one)
+
+    def pairs_exhaustible(self, root) -> bool:
+        """Whether a whole search from ``root`` may run as :func:`_exhaust_pairs`: a
+        Pyramid-like game won when the pyramid is cleared, whose engine moves are exactly the
+        removals of free cards (a pair its match table takes, or one card alone) and the
+        stock's turn, the stock turned up one card at a time onto a waste and turned over
+        without end (the pointer then reaches every card); no card unknown, and not idle (a
+        pass under way with nothing removed since the last turn-over)."""
+        eng = root.engine
+        v = self.variant
+        st = v.stock
+        return (bool(v.pairs) and bool(v.pyramid) and v.win == "pyramid-empty"
+                and {g.__name__ for g in eng.gens} == {"_gen_pairs"}
+                and not eng.T and not eng.R and len(eng.F) == 1
+                and len(eng.names) == len(eng.P) + 3 and self.S >= 0 and self.W >= 0
+                and st.deal == "waste" and st.draw == 1 and st.turn_up and st.passes == 0
+                and st.redeal == "waste" and st.reserve_on_redeal == 0
+                and not (eng.fill_first or eng.strict_last or eng.force_aces)
+                and not root.idle and not has_unknown_cards(root))
 
     def pointer(self, pos) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
@@ -1273,6 +1310,8 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
         plan = [("sink" if FAST_SINK and kn.sink_exhaustible(pos, memory) else "best", False)]
     elif strategy == "depth" and FAST_LINE and kn.line_exhaustible(pos):
         plan = [("line", False)]  # (Accordion: see :func:`_exhaust_line`)
+    elif strategy == "depth" and FAST_PAIRS and kn.pairs_exhaustible(pos):
+        plan = [("pairs", False)]  # (Pyramid: see :func:`_exhaust_pairs`)
     elif kn.narrowable:
         plan = [(how, True) for how in NARROW_LOOKS] + plan
         if kn.lean and LEAN:
@@ -1356,6 +1395,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             return _exhaust_sink(pos, short, max_states, prefer)
         if how == "line":
             return _exhaust_line(pos, short, max_states, prefer)
+        if how == "pairs":
+            return _exhaust_pairs(pos, short, max_states, prefer)
         if how == "shaken":
             return _restarting(pos, prefer, short, "depth", False, max_states, True)
         if narrow:
@@ -1534,6 +1575,9 @@ FAST_SINK = True
 # Accordion's searches on the line (:func:`_exhaust_line`) where they may run (False: the
 # depth-first search through the engine).
 FAST_LINE = True
+# Pyramid's search of the pyramid and the talon's cards (:func:`_exhaust_pairs`) where it may
+# run (False: the depth-first search through the engine).
+FAST_PAIRS = True
 TALON_SHARE = 12
 
 # Whether the safe moves are looked for among the moves up alone (where they are all moves
@@ -2362,10 +2406,10 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
 # The largest table of positions met that :func:`_exhaust_sink` keeps (one bit a position: 32
 # MB). A Golf deal needs 6^7 x 17 x 13 bits, 7.7 MB.
 SINK_MAX_BITS = 1 << 28
-# Slices a round the driver gives the searches that run alone (Golf's and Accordion's): the
-# budgets are checked every 1,024 positions (Golf, some 2 ms) or 8 rounds of two slices
-# (Accordion, some 3 ms).
-FAST_SHARES = {"sink": 16, "line": 8}
+# Slices a round the driver gives the searches that run alone (Golf's, Accordion's and
+# Pyramid's): the budgets are checked every 1,024 positions (Golf, some 2 ms; Pyramid, some
+# 15 ms) or 8 rounds of two slices (Accordion, some 3 ms).
+FAST_SHARES = {"sink": 16, "line": 8, "pairs": 16}
 
 
 @cache
@@ -2675,6 +2719,145 @@ def _exhaust_line(pos, short, max_states, prefer=None):
                 runs.remove(run)
         yield sum(counts), sum(sizes)
     return result(UNKNOWN_VERDICT, "memory budget spent")
+
+
+def _exhaust_pairs(pos, short, max_states, prefer=None):
+    """The whole depth-first search where :meth:`Knowledge.pairs_exhaustible` holds
+    (Pyramid, passes unlimited), on the pyramid's cards left (a bit mask) and the talon's
+    cards (the waste and the stock), counted by class.
+
+    The stock turned over and over reaches every pointer once a card has been removed (and
+    from the deal), so any talon card may come to the waste's top: a pyramid card that
+    nothing covers pairs with any talon card its match table takes, whatever the talon's
+    order. Two talon cards paired together (side by side there) are never needed: the
+    talon's cards cover no pyramid card, so a win that removes them wins without doing so.
+    So the talon counts only as how many cards of each class it holds (cards that take the
+    same partners, a rank where pairs add up to 13), and a card removed alone (a king) is
+    removed at once: it frees cards and takes no partner. A won line is played out in the
+    engine (:func:`_played_out`), the stock turned between removals. ``prefer`` is not used
+    (the line's first move may be a turn of the stock)."""
+    eng = pos.engine
+    start = time.perf_counter()
+    S, W = eng.S, eng.W
+    piles = pos.piles
+    slots = [i for i, _ in eng.pyramid_slots]
+    at = {i: k for k, i in enumerate(slots)}
+    n = len(slots)
+    card = [piles[i][-1] if piles[i] else -1 for i in slots]
+    cover = [sum(1 << at[j] for j in cv) for _, cv in eng.pyramid_slots]
+    alone, match = eng.single_codes, eng.match_table
+    first: dict = {}
+    cls = [first.setdefault(match[c], len(first)) for c in range(52)]
+    K = len(first)
+    takes = [[cls[d] for d in sorted(match[c])] for c in range(52)]  # partners' classes
+    talon = [c for c in piles[W] + piles[S] if c not in alone]
+    counts = [0] * K
+    for c in talon:
+        counts[cls[c]] += 1
+    nodes = 0
+
+    def free(m):  # the pyramid's cards nothing covers: (slot, card)
+        return [(k, card[k]) for k in range(n) if m >> k & 1 and not m & cover[k]]
+
+    def settle(m, out):  # the cards removed alone, at once (appended to ``out``)
+        again = True
+        while again:
+            again = False
+            for k, c in free(m):
+                if c in alone:
+                    m &= ~(1 << k)
+                    out.append((c, None))
+                    again = True
+        return m
+
+    def children(m, t):  # (removals: (card, talon class or None) each; mask; talon counts)
+        out = []
+        fr = free(m)
+        for x, (a, ca) in enumerate(fr):
+            partners = match[ca]
+            for b, cb in fr[x + 1:]:
+                if cb in partners:
+                    steps = [(ca, cb)]
+                    out.append((steps, settle(m & ~(1 << a) & ~(1 << b), steps), t))
+            for k in set(takes[ca]):
+                if t[k]:
+                    steps = [(ca, -1 - k)]
+                    out.append((steps, settle(m & ~(1 << a), steps),
+                                t[:k] + _BYTE[t[k] - 1] + t[k + 1:]))
+        return out
+
+    def result(verdict, reason, steps=None):
+        moves_: list = []
+        if steps is not None:
+            left = {k: [c for c in talon if cls[c] == k] for k in range(K)}
+            removals = []
+            for a, b in steps:  # a talon class named: the first card of it left there
+                removals.append((a,) if b is None else (a, left[-1 - b].pop(0)) if b < 0
+                                else (a, b))
+            moves_ = _played_out(pos, removals)  # (the talon's kings may stay there)
+            moves_ = _replayed(pos, moves_, short, "the search of the pyramid and talon")
+        return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, len(seen),
+                           time.perf_counter() - start, reason, moves_)
+
+    root: list = []
+    mask = settle(sum(1 << k for k in range(n) if card[k] >= 0), root)
+    t0 = bytes(counts)
+    seen = {(mask, t0)}
+    if not mask:
+        return result(WON, "won", root)
+    stack = [iter(children(mask, t0))]
+    path = [root]
+    while stack:
+        for steps, m, t in stack[-1]:
+            if (m, t) in seen:
+                continue
+            seen.add((m, t))
+            nodes += 1
+            path.append(steps)
+            if not m:
+                return result(WON, f"won after searching {nodes} positions",
+                              [s for p in path for s in p])
+            stack.append(iter(children(m, t)))
+            if not nodes & SLICE:
+                if max_states is not None and len(seen) > max_states:
+                    return result(UNKNOWN_VERDICT, "memory budget spent")
+                yield nodes, len(seen)
+            break
+        else:
+            stack.pop()
+            path.pop()
+    return result(LOST, f"all {len(seen)} reachable positions searched (the talon by its "
+                        f"cards' classes, every one within reach), none is won")
+
+
+def _played_out(pos, removals) -> list:
+    """The engine's moves that make ``removals`` (each the cards one move removes, a pair or
+    one alone) from ``pos``: before each, the stock turned (and turned over) until a legal
+    move removes those cards (see :func:`_exhaust_pairs`)."""
+    eng = pos.engine
+    q = pos.copy()
+    line: list = []
+    turn = (STOCK, eng.S, 0, -1)
+    for cards in removals:
+        want = frozenset(cards)
+        for _ in range(2 * (len(q.piles[eng.S]) + len(q.piles[eng.W])) + 4):
+            ms = q.raw_moves()
+            hit = [m for m in ms if m[0] != STOCK and frozenset(
+                (q.piles[m[1]][-1], q.piles[m[3]][-1]) if m[0] == PAIR
+                else (q.piles[m[1]][-1],)) == want]
+            if hit:
+                break
+            if turn not in ms:
+                hit = []
+                break
+            q.push_raw(turn)
+            line.append(turn)
+        if not hit:
+            raise SolverError("the search of the pyramid and talon found a removal the engine "
+                              "does not reach; please report this deal")
+        q.push_raw(hit[0])
+        line.append(hit[0])
+    return line
 
 
 def _exhaust_talon(pos, short, max_states, prefer=None):

@@ -518,25 +518,49 @@ def test_pyramid_partnerless_cards_and_lone_kings_agree_with_the_exhaustive_sear
     assert set(agree_with_naive(positions, 20000)) == {"won", "lost"}
 
 
-def test_pyramid_card_with_no_partner_left_is_lost_at_once():
-    # Every 6 and 7 but one of each has gone up in pairs; the last 6 is the apex and the last
-    # 7 a bottom-row card it rests on: they can never both be free, so the deal is lost,
-    # whatever the stock could still do.
+def _pyramid_end(cards: dict[int, str]):
+    """A Pyramid position: the pyramid's places ``cards`` (place number -> card), every 6 and
+    7 but 6♠ and 7♥ gone up in pairs, every other card in the stock."""
     from companion.cards import Card
     d = deal("pyramid", 1).to_json()
-    six, seven = Card.parse("6s").json(), Card.parse("7h").json()
+    placed = [Card.parse(c).json() for c in cards.values()]
     gone = [Card.parse(c).json() for c in ("6h", "7s", "6d", "7c", "6c", "7d")]
-    rest = [c for n in d["piles"] for c in d["piles"][n]["cards"]
-            if c not in [*gone, six, seven]]
+    rest = [c for n in d["piles"] for c in d["piles"][n]["cards"] if c not in [*gone, *placed]]
     for pile in d["piles"].values():
         pile["cards"], pile["face_down"] = [], 0
-    names = sorted((n for n in d["piles"] if n.startswith("p")), key=lambda n: int(n[1:]))
-    d["piles"][names[0]]["cards"] = [six]
-    d["piles"][names[-1]]["cards"] = [seven]
+    for k, c in cards.items():
+        d["piles"][f"p{k}"]["cards"] = [Card.parse(c).json()]
     d["piles"]["f"]["cards"] = gone
     d["piles"]["s"]["cards"], d["piles"]["s"]["face_down"] = rest, len(rest)
-    r = solve(Position.from_json(d), Limits(seconds=5))
+    return Position.from_json(d)
+
+
+# The pyramid's right edge, apex to bottom: p1, p3, p6, p10, p15, p21, p28.
+EDGE = {3: "2c", 6: "3c", 10: "4c", 15: "9c", 21: "10c"}
+
+
+def test_pyramid_card_with_no_partner_left_is_lost_at_once(monkeypatch):
+    # The last 6 is the apex and the last 7 the bottom of the right edge, the edge between
+    # them still there: they can never both be free, so the deal is lost, whatever the
+    # stock could still do. The search through the engine says so before any search; the
+    # search of the pyramid and the talon (the default) proves it too.
+    pos = _pyramid_end({1: "6s", **EDGE, 28: "7h"})
+    assert solve(pos, Limits(seconds=5)).verdict == "lost"
+    monkeypatch.setattr(search, "FAST_PAIRS", False)
+    r = solve(pos, Limits(seconds=5))
     assert r.verdict == "lost" and r.nodes == 0
+
+
+def test_pyramid_partners_with_nothing_left_between_them_pair(monkeypatch):
+    # The same two cards with the edge between them gone (a position typed in: play could
+    # not make it): both are free, and pairing them wins at once. Neither search may say
+    # lost.
+    pos = _pyramid_end({1: "6s", 28: "7h"})
+    assert [pos.engine.text(m) for m in pos.raw_moves()] == ["p1 p28", "s"]
+    assert solve(pos, Limits(seconds=5)).moves == ["p1 p28"]
+    monkeypatch.setattr(search, "FAST_PAIRS", False)
+    r = solve(pos, Limits(seconds=5))
+    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
 
 
 def as_prover(fake_steps):

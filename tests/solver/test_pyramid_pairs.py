@@ -1,0 +1,88 @@
+"""Pyramid's search of the pyramid and the talon (``search._exhaust_pairs``): the pyramid's
+cards left as a bit mask and the talon as one sequence, its pointer left out (turning the
+stock over without end reaches every pointer); won lines played out in the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from solverhelp import naive, replays_to_a_win, run_out
+
+from companion.rules import Position, deal
+from companion.rules.engine import STOCK
+from companion.solver import Limits, search, solve
+from companion.solver.search import _exhaust_pairs, knowledge
+
+
+def late_pyramid(rng: random.Random, low: int, high: int):
+    """A Pyramid deal after ``low``-``high`` random legal moves, most of them removals (the
+    stock turned now and then), as a fresh position; None where it is idle (a pass with
+    nothing removed since the last turn-over) or over."""
+    pos = deal("pyramid", rng.randrange(1, 10_000))
+    for _ in range(rng.randint(low, high)):
+        ms = pos.raw_moves()
+        if not ms or pos.is_won():
+            break
+        removing = [m for m in ms if m[0] != STOCK]
+        pos.push_raw(rng.choice(removing if removing and rng.random() < 0.8 else ms))
+    q = Position.from_json(pos.to_json())
+    return None if q.idle or q.is_won() or not q.raw_moves() else q
+
+
+def test_pyramid_search_agrees_with_the_exhaustive_search():
+    # The verdicts of the plain exhaustive search through the engine (every turn of the
+    # stock a move, the pointer part of the position), won and lost; won lines replay.
+    rng = random.Random(12)
+    verdicts = []
+    for _ in range(150):
+        pos = late_pyramid(rng, 25, 70)
+        if pos is None:
+            continue
+        assert knowledge(pos.variant).pairs_exhaustible(pos)
+        truth = naive(pos, cap=20_000)
+        if truth is None:
+            continue
+        r = run_out(_exhaust_pairs(pos, False, None))
+        assert r.verdict == truth, pos.text(False)
+        if truth == "won":
+            assert replays_to_a_win(pos, r.moves)
+        verdicts.append(truth)
+    assert verdicts.count("won") >= 15 and verdicts.count("lost") >= 15
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5, 10])
+def test_pyramid_deals_won_by_it_replay(seed):
+    # Its own lines (the stock turned and turned over between removals), from the deal.
+    pos = deal("pyramid", seed)
+    r = run_out(_exhaust_pairs(pos, True, None))
+    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
+    assert "s" in r.moves
+
+
+def test_pyramid_deal_the_engine_search_leaves_unknown_is_proved_lost(monkeypatch):
+    # Seed 3: the depth-first search through the engine searched 50,000 positions without a
+    # verdict; this search proves the loss (all 338 positions of its own).
+    pos = deal("pyramid", 3)
+    r = solve(pos, Limits(seconds=60))
+    assert r.verdict == "lost" and "every one within reach" in r.reason
+    monkeypatch.setattr(search, "FAST_PAIRS", False)
+    assert solve(pos, Limits(seconds=None, nodes=50_000)).verdict == "unknown"
+
+
+def test_pyramid_search_applies_only_where_its_rules_hold():
+    # Limited passes (the pointer no longer reaches every card), the goal of clearing all 52
+    # cards, an idle position, another game: the searches through the engine run instead.
+    pos = deal("pyramid", 4)
+    assert knowledge(pos.variant).pairs_exhaustible(pos)
+    for options in ({"passes": 3}, {"goal": "clear-all"}):
+        other = deal("pyramid", 4, options=options)
+        assert not knowledge(other.variant).pairs_exhaustible(other), options
+    idle = pos.copy()
+    while idle.piles[idle.engine.S]:
+        idle.push_raw((STOCK, idle.engine.S, 0, -1))
+    idle.push_raw((STOCK, idle.engine.S, 0, -1))  # turned over: nothing removed yet
+    assert idle.idle and not knowledge(idle.variant).pairs_exhaustible(idle)
+    for key in ("klondike", "golf", "accordion", "gaps"):
+        other = deal(key, 1)
+        assert not knowledge(other.variant).pairs_exhaustible(other), key
