@@ -9,7 +9,7 @@ lines are also played in our engine, move by move (its moves of several cards as
 moves that make them): a line that fails says the two read a rule differently. Freecell
 Solver runs twice: with its preset for the game (whose "lost" holds within the preset's
 moves, larger steps than single cards) and with single-card moves only (whose "lost" is a
-proof, as ours is). Golf and Accordion: our figures alone.
+proof, as ours is). Golf, Accordion and Pyramid: our figures alone.
 Then hint latency on mid-game Klondike positions seen as a player sees them (face-down cards
 and the stock unknown, sampled): median and p95.
 
@@ -53,6 +53,7 @@ CASES = [
     ("streets-and-alleys", "streets-and-alleys", {}, "freecell-solver"),
     ("golf", "golf", {}, None),
     ("accordion", "accordion", {}, None),
+    ("pyramid", "pyramid", {}, None),
 ]
 
 
