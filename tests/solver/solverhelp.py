@@ -141,6 +141,20 @@ def replays_to_a_win(pos, moves) -> bool:
     return q.is_won()
 
 
+def agrees_with_naive(pos, search, cap: int) -> str | None:
+    """The plain exhaustive search's verdict on ``pos`` (None where its space is larger than
+    ``cap``), after checking that the search generator ``search(pos, False, None)`` gives
+    the same one, and that its won line replays move by move."""
+    truth = naive(pos, cap=cap)
+    if truth is None:
+        return None
+    r = run_out(search(pos, False, None))
+    assert r.verdict == truth, pos.text(False)
+    if truth == "won":
+        assert replays_to_a_win(pos, r.moves)
+    return truth
+
+
 def run_out(gen):
     """Run a search generator to its end; its result."""
     try:
