@@ -207,6 +207,36 @@ def _columns_up(piles) -> tuple[float, float] | None:
     return (vx / norm, vy / norm) if norm else None
 
 
+def _columns_way(piles) -> tuple[float, float] | None:
+    """The way the columns cascade in the photo: the mean direction from the first face-up
+    card of each column of two or more to the second; None where there is no such column.
+    A column's backs lie the other way from its first face-up card (above it in a layout
+    cascading down the cards, beside it in one cascading sideways)."""
+    import math
+    vx = vy = 0.0
+    for name, ds in piles.piles.items():
+        if name.startswith("t") and len(ds) >= 2:
+            dx, dy = ds[1].x - ds[0].x, ds[1].y - ds[0].y
+            n = math.hypot(dx, dy)
+            if n:
+                vx += dx / n
+                vy += dy / n
+    norm = math.hypot(vx, vy)
+    return (vx / norm, vy / norm) if norm else None
+
+
+def _label_at(x, y, size, toward, text, scale) -> tuple[int, int]:
+    """Where to start writing ``text`` (its baseline's left end) so that it lies along
+    ``toward`` (a unit vector) from an index at (x, y), its near side ``1.8 * size`` pixels
+    from the index's centre (the index's box reaches 1.4 sizes): over a column's backs, not
+    across its first card."""
+    import cv2
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+    reach = 1.8 * size + abs(toward[0]) * w / 2 + abs(toward[1]) * h / 2
+    cx, cy = x + reach * toward[0], y + reach * toward[1]
+    return int(cx - w / 2), int(cy + h / 2)
+
+
 def _top_corner(d, up) -> tuple[float, float]:
     """Where the face-down count of a column is written from: its first face-up card's index
     that stands the layout's way up (``up``), the other corner where the card was read at
@@ -248,6 +278,7 @@ def write_debug(res, path):
                     max(0.4, s / 30), col, 2, cv2.LINE_AA)
     piles = res.get("piles")
     layout_up = _columns_up(piles) if piles is not None else None
+    way = _columns_way(piles) if piles is not None else None
     for name, n in (piles.face_down.items() if piles is not None else ()):
         first = piles.piles.get(name)
         if n is None or not first:
@@ -255,8 +286,10 @@ def write_debug(res, path):
         up = layout_up or first[0].up
         x, y = _top_corner(first[0], up)
         s = first[0].size
-        cv2.putText(img, f"{name}: {n} down", (int(x + 2.5 * s * up[0]), int(y + 2.5 * s * up[1])),
-                    cv2.FONT_HERSHEY_SIMPLEX, max(0.4, s / 30), (255, 0, 255), 2, cv2.LINE_AA)
+        text, scale = f"{name}: {n} down", max(0.4, s / 30)
+        toward = (-way[0], -way[1]) if way is not None else up
+        cv2.putText(img, text, _label_at(x, y, s, toward, text, scale),
+                    cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 0, 255), 2, cv2.LINE_AA)
     try:
         ok = cv2.imwrite(path, img)
     except cv2.error as exc:
