@@ -173,13 +173,14 @@ def _hint_task(task):
     pos = Position.from_json(data)
     t = time.perf_counter()
     h = hint(pos, samples=samples, seconds=seconds, rng_seed=seed)
-    return time.perf_counter() - t, h.chance or 0.0
+    return time.perf_counter() - t, h.chance or 0.0, h.undecided
 
 
 def hint_latency(n, samples, seconds, jobs):
+    """Each hint's seconds, estimated chance and samples left undecided."""
     tasks = [(seed, data, samples, seconds) for seed, data in mid_game_positions(n)]
     res = _pool_map(_hint_task, tasks, jobs)
-    return [r[0] for r in res], [r[1] for r in res]
+    return [r[0] for r in res], [r[1] for r in res], [r[2] for r in res]
 
 
 def main(argv=None) -> int:
@@ -267,14 +268,16 @@ def main(argv=None) -> int:
         print(f"hint latency: {args.hints} mid-game Klondike positions, unknown cards "
               f"sampled ({args.hint_samples} samples, {args.hint_seconds:g} s budget) ...",
               file=sys.stderr, flush=True)
-        times, chances = hint_latency(args.hints, args.hint_samples, args.hint_seconds,
-                                      args.jobs)
+        times, chances, undecided = hint_latency(args.hints, args.hint_samples,
+                                                 args.hint_seconds, args.jobs)
         print(f"hint latency (klondike, {len(times)} mid-game positions, "
               f"{args.hint_samples} samples, {args.hint_seconds:g} s budget): median "
               f"{statistics.median(times):.3f} s, p95 {pct(times, 0.95):.3f} s; mean "
-              f"estimated chance {statistics.mean(chances):.0%}")
+              f"estimated chance {statistics.mean(chances):.0%}; samples left undecided "
+              f"{sum(undecided)} of {len(times) * args.hint_samples}, in "
+              f"{sum(1 for u in undecided if u)} hints")
         report["hints"] = {"n": len(times), "median": statistics.median(times),
-                           "p95": pct(times, 0.95)}
+                           "p95": pct(times, 0.95), "undecided": sum(undecided)}
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=2)
