@@ -813,6 +813,26 @@ class Knowledge:
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and not root.idle and not has_unknown_cards(root))
 
+    def pyramid_talon_exhaustible(self, root) -> bool:
+        """Whether a whole search from ``root`` may run as :func:`_exhaust_pyramid`: the
+        Pyramid of :meth:`pairs_exhaustible` with its passes through the stock limited (the
+        talon's order matters there), won when the pyramid is cleared or when every card is
+        removed, or with its passes unlimited and won when every card is removed (not idle
+        then, as there); no card unknown."""
+        eng = root.engine
+        v = self.variant
+        st = v.stock
+        return (bool(v.pairs) and bool(v.pyramid) and v.win in ("pyramid-empty", "foundations")
+                and {g.__name__ for g in eng.gens} == {"_gen_pairs"}
+                and not eng.T and not eng.R and len(eng.F) == 1
+                and len(eng.names) == len(eng.P) + 3 and self.S >= 0 and self.W >= 0
+                and st.deal == "waste" and st.draw == 1 and st.turn_up
+                and (st.passes > 0 or (v.win == "foundations" and not root.idle))
+                and st.redeal == "waste" and st.reserve_on_redeal == 0
+                and not (eng.fill_first or eng.strict_last or eng.force_aces)
+                and all(len(root.piles[i]) <= 1 for i in eng.P)
+                and not root.down[self.W] and not has_unknown_cards(root))
+
     def pointer(self, pos) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
         a dominance (see ``dominance``; such a key ends with 2), else -1."""
@@ -1312,6 +1332,8 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
         plan = [("line", False)]  # (Accordion: see :func:`_exhaust_line`)
     elif strategy == "depth" and FAST_PAIRS and kn.pairs_exhaustible(pos):
         plan = [("pairs", False)]  # (Pyramid: see :func:`_exhaust_pairs`)
+    elif strategy == "depth" and FAST_PYRAMID and kn.pyramid_talon_exhaustible(pos):
+        plan = [("pyramid", False)]  # (Pyramid, passes limited: :func:`_exhaust_pyramid`)
     elif kn.narrowable:
         plan = [(how, True) for how in NARROW_LOOKS] + plan
         if kn.lean and LEAN:
@@ -1397,6 +1419,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             return _exhaust_line(pos, short, max_states, prefer)
         if how == "pairs":
             return _exhaust_pairs(pos, short, max_states, prefer)
+        if how == "pyramid":
+            return _exhaust_pyramid(pos, short, max_states, prefer)
         if how == "shaken":
             return _restarting(pos, prefer, short, "depth", False, max_states, True)
         if narrow:
@@ -1578,6 +1602,10 @@ FAST_LINE = True
 # Pyramid's search of the pyramid and the talon's cards (:func:`_exhaust_pairs`) where it may
 # run (False: the depth-first search through the engine).
 FAST_PAIRS = True
+# Pyramid's search with its passes limited (:func:`_exhaust_pyramid`), where it may run
+# (False: the depth-first search through the engine).
+FAST_PYRAMID = True
+RELAXED = True
 TALON_SHARE = 12
 
 # Whether the safe moves are looked for among the moves up alone (where they are all moves
@@ -2409,7 +2437,7 @@ SINK_MAX_BITS = 1 << 28
 # Slices a round the driver gives the searches that run alone (Golf's, Accordion's and
 # Pyramid's): the budgets are checked every 1,024 positions (Golf, some 2 ms; Pyramid, some
 # 15 ms) or 8 rounds of two slices (Accordion, some 3 ms).
-FAST_SHARES = {"sink": 16, "line": 8, "pairs": 16}
+FAST_SHARES = {"sink": 16, "line": 8, "pairs": 16, "pyramid": 16}
 
 
 @cache
@@ -2828,6 +2856,205 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
             path.pop()
     return result(LOST, f"all {len(seen)} reachable positions searched (the talon by its "
                         f"cards' classes, every one within reach), none is won")
+
+
+def _exhaust_pyramid(pos, short, max_states, prefer=None):
+    """The whole depth-first search where :meth:`Knowledge.pyramid_talon_exhaustible` holds
+    (Pyramid with its passes limited), on the pyramid's cards left (a bit mask), the talon as
+    one sequence (the waste bottom to top, then the stock top to bottom) with a pointer (the
+    waste's size), whether the stock's top card is turned up (it is available there), and
+    the pass under way.
+
+    A king nothing covers goes at once (it frees cards and takes no partner), and so does a
+    king on top of the waste or turned up on the stock (its going uncovers a card and takes
+    nothing away). The other moves: two available cards paired (free pyramid cards, the
+    waste's top, the stock's turned-up top), the stock turned (its top card up in place, or
+    that card onto the waste and the next one up; empty, the waste turned over while passes
+    are left). A position met again in a later pass is not searched again: everything the
+    later one may do, the earlier one may too. It searches every reachable position before
+    saying ``lost``; a won line is replayed in the engine before it is given. ``prefer``: raw
+    moves to try first at the root."""
+    eng = pos.engine
+    start = time.perf_counter()
+    S, W, f = eng.S, eng.W, eng.F[0]
+    piles = pos.piles
+    slots = [i for i, _ in eng.pyramid_slots]
+    at = {i: k for k, i in enumerate(slots)}
+    n = len(slots)
+    card = [piles[i][-1] if piles[i] else -1 for i in slots]
+    cover = [sum(1 << at[j] for j in cv) for _, cv in eng.pyramid_slots]
+    alone, match = eng.single_codes, eng.match_table
+    passes = eng.stock.passes
+    clear_all = eng.variant.win == "foundations"
+    turn = (STOCK, S, 0, -1)
+    pair_ws = (PAIR, min(S, W), 0, max(S, W))
+    nodes = 0
+    met: dict = {}  # (mask, talon, pointer, stock top up) -> the earliest pass it was met in
+
+    def settle(m, tal, ptr, up, out):
+        """Kings nothing covers, on the waste, or up on the stock, removed (the moves
+        appended to ``out``)."""
+        again = True
+        while again:
+            again = False
+            for k in range(n):
+                if m >> k & 1 and not m & cover[k] and card[k] in alone:
+                    m &= ~(1 << k)
+                    out.append((MOVE, slots[k], 1, f))
+                    again = True
+            while ptr and tal[ptr - 1] in alone:
+                tal, ptr = tal[:ptr - 1] + tal[ptr:], ptr - 1
+                out.append((MOVE, W, 1, f))
+            if not up and ptr < len(tal):  # (turned up at once: it only adds a card)
+                up = True
+                out.append(turn)
+            if tal[ptr:ptr + 1] and tal[ptr] in alone:
+                tal, up = tal[:ptr] + tal[ptr + 1:], False
+                out.append((MOVE, S, 1, f))
+                again = True
+        return m, tal, ptr, up
+
+    def children(m, tal, ptr, up, pno):
+        """(moves, mask, talon, pointer, stock top up, pass) after each move, pairs first."""
+        out = []
+        fr = [k for k in range(n) if m >> k & 1 and not m & cover[k]]
+        wtop = tal[ptr - 1] if ptr else -1
+        stop = tal[ptr] if up else -1
+        for x, a in enumerate(fr):
+            partners = match[card[a]]
+            for b in fr[x + 1:]:
+                if card[b] in partners:
+                    i, j = sorted((slots[a], slots[b]))
+                    mv = [(PAIR, i, 0, j)]
+                    out.append((mv, *settle(m & ~(1 << a) & ~(1 << b), tal, ptr, up, mv), pno))
+            if wtop in partners:
+                i, j = sorted((slots[a], W))
+                mv = [(PAIR, i, 0, j)]
+                out.append((mv, *settle(m & ~(1 << a), tal[:ptr - 1] + tal[ptr:], ptr - 1, up,
+                                        mv), pno))
+            if stop in partners:
+                i, j = sorted((slots[a], S))
+                mv = [(PAIR, i, 0, j)]
+                out.append((mv, *settle(m & ~(1 << a), tal[:ptr] + tal[ptr + 1:], ptr, False,
+                                        mv), pno))
+        if wtop >= 0 and stop in match[wtop]:
+            mv = [pair_ws]
+            out.append((mv, *settle(m, tal[:ptr - 1] + tal[ptr + 1:], ptr - 1, False, mv), pno))
+        if ptr < len(tal):
+            mv = [turn]
+            # (the engine turns the next card up as the last goes to the waste)
+            out.append((mv, *settle(m, tal, ptr + 1, ptr + 1 < len(tal), mv), pno))
+        elif tal and (pno < passes or not passes):
+            mv = [turn]
+            out.append((mv, *settle(m, tal, 0, False, mv), pno + 1))
+        return out
+
+    def won(m, tal) -> bool:
+        return not m and not (clear_all and tal)
+
+    # The same position with the passes unlimited (:func:`_exhaust_pairs`' view: the pyramid's
+    # mask and how many talon cards of each class): a position that cannot clear the pyramid
+    # there cannot here either, where the talon's cards come within reach less often.
+    first: dict = {}
+    cls = [first.setdefault(match[c], len(first)) for c in range(52)]
+    K = len(first)
+    takes = [sorted({cls[d] for d in match[c]}) for c in range(52)]
+    known: dict = {}  # (mask, talon classes) -> whether the pyramid can still be cleared
+
+    def clearable(m, t) -> bool:
+        if not m:  # (cleared: what is left is the talon's, for the goal of all 52 cards)
+            return True
+        got = known.get((m, t))
+        if got is not None:
+            return got
+        # depth-first, every position it meets lost unless a win is found through it
+        line = [(m, t)]
+        stack = [iter(relaxed(m, t))]
+        while stack:
+            for m2, t2 in stack[-1]:
+                got = known.get((m2, t2))
+                if got is False:
+                    continue
+                if got or not m2:
+                    for x in line:
+                        known[x] = True
+                    return True
+                known[(m2, t2)] = False  # (until a win through it is found)
+                line.append((m2, t2))
+                stack.append(iter(relaxed(m2, t2)))
+                break
+            else:
+                stack.pop()
+                known[line.pop()] = False
+        return False
+
+    def relaxed(m, t):
+        fr = [k for k in range(n) if m >> k & 1 and not m & cover[k]]
+        for k in fr:
+            if card[k] in alone:
+                yield m & ~(1 << k), t
+                return
+        for x, a in enumerate(fr):
+            partners = match[card[a]]
+            for b in fr[x + 1:]:
+                if card[b] in partners:
+                    yield m & ~(1 << a) & ~(1 << b), t
+            for c in takes[card[a]]:
+                if t[c]:
+                    yield m & ~(1 << a), t[:c] + _BYTE[t[c] - 1] + t[c + 1:]
+
+    def classes(tal) -> bytes:
+        counts = [0] * K
+        for c in tal:
+            if c not in alone:
+                counts[cls[c]] += 1
+        return bytes(counts)
+
+    def result(verdict, reason, path=()):
+        line = _replayed(pos, [x for mv in path for x in mv], short,
+                         "the search of the pyramid and the talon")
+        return SolveResult(verdict, [eng.text(x) for x in line], nodes, len(met),
+                           time.perf_counter() - start, reason, line)
+
+    root: list = []
+    m0 = sum(1 << k for k in range(n) if card[k] >= 0)
+    tal0 = bytes(piles[W]) + bytes(piles[S][::-1])
+    up0 = pos.down[S] < len(piles[S])
+    m0, tal0, ptr0, up0 = settle(m0, tal0, len(piles[W]), up0, root)
+    if won(m0, tal0):
+        return result(WON, "won", [root])
+    met[(m0, tal0, ptr0, up0)] = pos.pass_no
+    first = children(m0, tal0, ptr0, up0, pos.pass_no)
+    if prefer:
+        order = {x: k for k, x in enumerate(prefer)}
+        first.sort(key=lambda ch: order.get(ch[0][0], len(order)))
+    stack = [iter(first)]
+    path = [root]
+    while stack:
+        for mv, m, tal, ptr, up, pno in stack[-1]:
+            key = (m, tal, ptr, up)
+            old = met.get(key)
+            if old is not None and old <= pno:
+                continue
+            met[key] = pno
+            nodes += 1
+            path.append(mv)
+            if won(m, tal):
+                return result(WON, f"won after searching {nodes} positions", path)
+            if RELAXED and not clearable(m, classes(tal)):
+                path.pop()
+                continue
+            stack.append(iter(children(m, tal, ptr, up, pno)))
+            if not nodes & SLICE:
+                if max_states is not None and len(met) > max_states:
+                    return result(UNKNOWN_VERDICT, "memory budget spent")
+                yield nodes, len(met)
+            break
+        else:
+            stack.pop()
+            path.pop()
+    return result(LOST, f"all {len(met)} reachable positions searched (a position met again "
+                        f"in a later pass left out), none is won")
 
 
 def _played_out(pos, removals) -> list:

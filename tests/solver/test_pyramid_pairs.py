@@ -67,7 +67,8 @@ def test_pyramid_deal_the_engine_search_leaves_unknown_is_proved_lost(monkeypatc
 
 def test_pyramid_search_applies_only_where_its_rules_hold():
     # Limited passes (the pointer no longer reaches every card), the goal of clearing all 52
-    # cards, an idle position, another game: the searches through the engine run instead.
+    # cards (both searched by ``_exhaust_pyramid``: see test_pyramid_passes.py), an idle
+    # position, another game: not this search.
     pos = deal("pyramid", 4)
     assert knowledge(pos.variant).pairs_exhaustible(pos)
     for options in ({"passes": 3}, {"goal": "clear-all"}):
