@@ -2749,6 +2749,15 @@ def _exhaust_line(pos, short, max_states, prefer=None):
     return result(UNKNOWN_VERDICT, "memory budget spent")
 
 
+def _pair_classes(match) -> tuple[list[int], int, list[list[int]]]:
+    """The classes of a pair game's cards (cards that take the same partners, from the match
+    table: a rank where pairs add up to 13): each card's class, how many classes there are,
+    and each card's partners' classes (without repeats)."""
+    first: dict = {}
+    cls = [first.setdefault(match[c], len(first)) for c in range(52)]
+    return cls, len(first), [sorted({cls[d] for d in match[c]}) for c in range(52)]
+
+
 def _exhaust_pairs(pos, short, max_states, prefer=None):
     """The whole depth-first search where :meth:`Knowledge.pairs_exhaustible` holds
     (Pyramid, passes unlimited), on the pyramid's cards left (a bit mask) and the talon's
@@ -2774,10 +2783,7 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
     card = [piles[i][-1] if piles[i] else -1 for i in slots]
     cover = [sum(1 << at[j] for j in cv) for _, cv in eng.pyramid_slots]
     alone, match = eng.single_codes, eng.match_table
-    first: dict = {}
-    cls = [first.setdefault(match[c], len(first)) for c in range(52)]
-    K = len(first)
-    takes = [[cls[d] for d in sorted(match[c])] for c in range(52)]  # partners' classes
+    cls, K, takes = _pair_classes(match)
     talon = [c for c in piles[W] + piles[S] if c not in alone]
     counts = [0] * K
     for c in talon:
@@ -2807,7 +2813,7 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
                 if cb in partners:
                     steps = [(ca, cb)]
                     out.append((steps, settle(m & ~(1 << a) & ~(1 << b), steps), t))
-            for k in set(takes[ca]):
+            for k in takes[ca]:
                 if t[k]:
                     steps = [(ca, -1 - k)]
                     out.append((steps, settle(m & ~(1 << a), steps),
@@ -2955,10 +2961,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
     # The same position with the passes unlimited (:func:`_exhaust_pairs`' view: the pyramid's
     # mask and how many talon cards of each class): a position that cannot clear the pyramid
     # there cannot here either, where the talon's cards come within reach less often.
-    first: dict = {}
-    cls = [first.setdefault(match[c], len(first)) for c in range(52)]
-    K = len(first)
-    takes = [sorted({cls[d] for d in match[c]}) for c in range(52)]
+    cls, K, takes = _pair_classes(match)
     known: dict = {}  # (mask, talon classes) -> whether the pyramid can still be cleared
 
     def clearable(m, t) -> bool:
