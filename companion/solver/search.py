@@ -3020,6 +3020,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
                            time.perf_counter() - start, reason, line)
 
     root: list = []
+    cut = 0
     m0 = sum(1 << k for k in range(n) if card[k] >= 0)
     tal0 = bytes(piles[W]) + bytes(piles[S][::-1])
     up0 = pos.down[S] < len(piles[S])
@@ -3046,6 +3047,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
                 return result(WON, f"won after searching {nodes} positions", path)
             if RELAXED and not clearable(m, classes(tal)):
                 path.pop()
+                cut += 1
                 continue
             stack.append(iter(children(m, tal, ptr, up, pno)))
             if not nodes & SLICE:
@@ -3057,7 +3059,8 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
             stack.pop()
             path.pop()
     return result(LOST, f"all {len(met)} reachable positions searched (a position met again "
-                        f"in a later pass left out), none is won")
+                        f"in a later pass left out; {cut} whose pyramid could not be cleared "
+                        f"even with the passes unlimited not searched further), none is won")
 
 
 def _played_out(pos, removals) -> list:
