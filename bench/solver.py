@@ -9,7 +9,8 @@ lines are also played in our engine, move by move (its moves of several cards as
 moves that make them): a line that fails says the two read a rule differently. Freecell
 Solver runs twice: with its preset for the game (whose "lost" holds within the preset's
 moves, larger steps than single cards) and with single-card moves only (whose "lost" is a
-proof, as ours is). Golf, Accordion and Pyramid: our figures alone.
+proof, as ours is). Golf, Accordion and Pyramid (its default unlimited passes, and three):
+our figures alone.
 Then hint latency on mid-game Klondike positions seen as a player sees them (face-down cards
 and the stock unknown, sampled): median and p95.
 
@@ -54,6 +55,7 @@ CASES = [
     ("golf", "golf", {}, None),
     ("accordion", "accordion", {}, None),
     ("pyramid", "pyramid", {}, None),
+    ("pyramid passes=3", "pyramid", {"passes": 3}, None),
 ]
 
 
