@@ -2749,13 +2749,77 @@ def _exhaust_line(pos, short, max_states, prefer=None):
     return result(UNKNOWN_VERDICT, "memory budget spent")
 
 
-def _pair_classes(match) -> tuple[list[int], int, list[list[int]]]:
-    """The classes of a pair game's cards (cards that take the same partners, from the match
-    table: a rank where pairs add up to 13): each card's class, how many classes there are,
-    and each card's partners' classes (without repeats)."""
-    first: dict = {}
-    cls = [first.setdefault(match[c], len(first)) for c in range(52)]
-    return cls, len(first), [sorted({cls[d] for d in match[c]}) for c in range(52)]
+class _PairView:
+    """A Pyramid position as the searches of the pyramid read it: the pyramid's places
+    (``slots``, their piles), each one's card (-1 gone) and the places covering it (a bit
+    mask), and the classes of the cards (cards that take the same partners, from the match
+    table: a rank where pairs add up to 13), each card's partners' classes; with the moves of
+    the pyramid and the talon counted by class (:func:`_exhaust_pairs`' view)."""
+
+    def __init__(self, pos):
+        eng = pos.engine
+        piles = pos.piles
+        self.slots = [i for i, _ in eng.pyramid_slots]
+        at = {i: k for k, i in enumerate(self.slots)}
+        self.n = len(self.slots)
+        self.card = [piles[i][-1] if piles[i] else -1 for i in self.slots]
+        self.cover = [sum(1 << at[j] for j in cv) for _, cv in eng.pyramid_slots]
+        self.alone, self.match = eng.single_codes, eng.match_table
+        first: dict = {}
+        self.cls = [first.setdefault(self.match[c], len(first)) for c in range(52)]
+        self.K = len(first)
+        self.takes = [sorted({self.cls[d] for d in self.match[c]}) for c in range(52)]
+
+    def mask(self) -> int:
+        """The pyramid's cards left, as a bit mask."""
+        return sum(1 << k for k in range(self.n) if self.card[k] >= 0)
+
+    def free(self, m) -> list:
+        """The pyramid's cards left in ``m`` that nothing covers: (place, card) each."""
+        card, cover = self.card, self.cover
+        return [(k, card[k]) for k in range(self.n) if m >> k & 1 and not m & cover[k]]
+
+    def classes(self, talon) -> bytes:
+        """How many of ``talon``'s cards (the kings left out) fall in each class."""
+        counts = [0] * self.K
+        for c in talon:
+            if c not in self.alone:
+                counts[self.cls[c]] += 1
+        return bytes(counts)
+
+    def settle(self, m, out) -> int:
+        """``m`` with the cards removed alone (kings) removed at once: each appended to
+        ``out`` as (card, None)."""
+        again = True
+        while again:
+            again = False
+            for k, c in self.free(m):
+                if c in self.alone:
+                    m &= ~(1 << k)
+                    out.append((c, None))
+                    again = True
+        return m
+
+    def children(self, m, t) -> list:
+        """(removals, mask, talon counts) after each removal from the pyramid ``m`` and
+        the talon counted by class ``t``: two free pyramid cards paired, or a free pyramid
+        card with a talon card of a class it takes (the removal (card, -1 - class)); the
+        kings it frees removed too."""
+        out = []
+        fr = self.free(m)
+        match, takes, settle = self.match, self.takes, self.settle
+        for x, (a, ca) in enumerate(fr):
+            partners = match[ca]
+            for b, cb in fr[x + 1:]:
+                if cb in partners:
+                    steps = [(ca, cb)]
+                    out.append((steps, settle(m & ~(1 << a) & ~(1 << b), steps), t))
+            for k in takes[ca]:
+                if t[k]:
+                    steps = [(ca, -1 - k)]
+                    out.append((steps, settle(m & ~(1 << a), steps),
+                                t[:k] + _BYTE[t[k] - 1] + t[k + 1:]))
+        return out
 
 
 def _exhaust_pairs(pos, short, max_states, prefer=None):
@@ -2777,48 +2841,10 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
     start = time.perf_counter()
     S, W = eng.S, eng.W
     piles = pos.piles
-    slots = [i for i, _ in eng.pyramid_slots]
-    at = {i: k for k, i in enumerate(slots)}
-    n = len(slots)
-    card = [piles[i][-1] if piles[i] else -1 for i in slots]
-    cover = [sum(1 << at[j] for j in cv) for _, cv in eng.pyramid_slots]
-    alone, match = eng.single_codes, eng.match_table
-    cls, K, takes = _pair_classes(match)
-    talon = [c for c in piles[W] + piles[S] if c not in alone]
-    counts = [0] * K
-    for c in talon:
-        counts[cls[c]] += 1
+    view = _PairView(pos)
+    cls, K, children = view.cls, view.K, view.children
+    talon = [c for c in piles[W] + piles[S] if c not in view.alone]
     nodes = 0
-
-    def free(m):  # the pyramid's cards nothing covers: (slot, card)
-        return [(k, card[k]) for k in range(n) if m >> k & 1 and not m & cover[k]]
-
-    def settle(m, out):  # the cards removed alone, at once (appended to ``out``)
-        again = True
-        while again:
-            again = False
-            for k, c in free(m):
-                if c in alone:
-                    m &= ~(1 << k)
-                    out.append((c, None))
-                    again = True
-        return m
-
-    def children(m, t):  # (removals: (card, talon class or None) each; mask; talon counts)
-        out = []
-        fr = free(m)
-        for x, (a, ca) in enumerate(fr):
-            partners = match[ca]
-            for b, cb in fr[x + 1:]:
-                if cb in partners:
-                    steps = [(ca, cb)]
-                    out.append((steps, settle(m & ~(1 << a) & ~(1 << b), steps), t))
-            for k in takes[ca]:
-                if t[k]:
-                    steps = [(ca, -1 - k)]
-                    out.append((steps, settle(m & ~(1 << a), steps),
-                                t[:k] + _BYTE[t[k] - 1] + t[k + 1:]))
-        return out
 
     def result(verdict, reason, steps=None):
         moves_: list = []
@@ -2834,8 +2860,8 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
                            time.perf_counter() - start, reason, moves_)
 
     root: list = []
-    mask = settle(sum(1 << k for k in range(n) if card[k] >= 0), root)
-    t0 = bytes(counts)
+    mask = view.settle(view.mask(), root)
+    t0 = view.classes(talon)
     seen = {(mask, t0)}
     if not mask:
         return result(WON, "won", root)
@@ -2884,12 +2910,9 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
     start = time.perf_counter()
     S, W, f = eng.S, eng.W, eng.F[0]
     piles = pos.piles
-    slots = [i for i, _ in eng.pyramid_slots]
-    at = {i: k for k, i in enumerate(slots)}
-    n = len(slots)
-    card = [piles[i][-1] if piles[i] else -1 for i in slots]
-    cover = [sum(1 << at[j] for j in cv) for _, cv in eng.pyramid_slots]
-    alone, match = eng.single_codes, eng.match_table
+    view = _PairView(pos)
+    slots, n, card, cover = view.slots, view.n, view.card, view.cover
+    alone, match = view.alone, view.match
     passes = eng.stock.passes
     clear_all = eng.variant.win == "foundations"
     turn = (STOCK, S, 0, -1)
@@ -2961,7 +2984,6 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
     # The same position with the passes unlimited (:func:`_exhaust_pairs`' view: the pyramid's
     # mask and how many talon cards of each class): a position that cannot clear the pyramid
     # there cannot here either, where the talon's cards come within reach less often.
-    cls, K, takes = _pair_classes(match)
     known: dict = {}  # (mask, talon classes) -> whether the pyramid can still be cleared
 
     def clearable(m, t) -> bool:
@@ -2972,9 +2994,9 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
             return got
         # depth-first, every position it meets lost unless a win is found through it
         line = [(m, t)]
-        stack = [iter(relaxed(m, t))]
+        stack = [iter(view.children(m, t))]
         while stack:
-            for m2, t2 in stack[-1]:
+            for _, m2, t2 in stack[-1]:
                 got = known.get((m2, t2))
                 if got is False:
                     continue
@@ -2984,34 +3006,12 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
                     return True
                 known[(m2, t2)] = False  # (until a win through it is found)
                 line.append((m2, t2))
-                stack.append(iter(relaxed(m2, t2)))
+                stack.append(iter(view.children(m2, t2)))
                 break
             else:
                 stack.pop()
                 known[line.pop()] = False
         return False
-
-    def relaxed(m, t):
-        fr = [k for k in range(n) if m >> k & 1 and not m & cover[k]]
-        for k in fr:
-            if card[k] in alone:
-                yield m & ~(1 << k), t
-                return
-        for x, a in enumerate(fr):
-            partners = match[card[a]]
-            for b in fr[x + 1:]:
-                if card[b] in partners:
-                    yield m & ~(1 << a) & ~(1 << b), t
-            for c in takes[card[a]]:
-                if t[c]:
-                    yield m & ~(1 << a), t[:c] + _BYTE[t[c] - 1] + t[c + 1:]
-
-    def classes(tal) -> bytes:
-        counts = [0] * K
-        for c in tal:
-            if c not in alone:
-                counts[cls[c]] += 1
-        return bytes(counts)
 
     def result(verdict, reason, path=()):
         line = _replayed(pos, [x for mv in path for x in mv], short,
@@ -3021,7 +3021,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
 
     root: list = []
     cut = 0
-    m0 = sum(1 << k for k in range(n) if card[k] >= 0)
+    m0 = view.mask()
     tal0 = bytes(piles[W]) + bytes(piles[S][::-1])
     up0 = pos.down[S] < len(piles[S])
     m0, tal0, ptr0, up0 = settle(m0, tal0, len(piles[W]), up0, root)
@@ -3045,7 +3045,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
             path.append(mv)
             if won(m, tal):
                 return result(WON, f"won after searching {nodes} positions", path)
-            if RELAXED and not clearable(m, classes(tal)):
+            if RELAXED and not clearable(m, view.classes(tal)):
                 path.pop()
                 cut += 1
                 continue

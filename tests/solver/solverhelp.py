@@ -162,3 +162,18 @@ def run_out(gen):
             next(gen)
     except StopIteration as done:
         return done.value
+
+
+def pyramid_removals(pos, rng: random.Random, moves: int, share: float):
+    """``pos`` after up to ``moves`` random legal moves, removals with chance ``share`` where
+    there are any (else any move, the stock turned now and then), as a fresh position; None
+    where it is idle (a pass with nothing removed since the last turn-over) or over."""
+    from companion.rules.engine import STOCK
+    for _ in range(moves):
+        ms = pos.raw_moves()
+        if not ms or pos.is_won():
+            break
+        removing = [m for m in ms if m[0] != STOCK]
+        pos.push_raw(rng.choice(removing if removing and rng.random() < share else ms))
+    q = Position.from_json(pos.to_json())
+    return None if q.idle or q.is_won() or not q.raw_moves() else q

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import agrees_with_naive, replays_to_a_win, run_out
+from solverhelp import agrees_with_naive, pyramid_removals, replays_to_a_win, run_out
 
-from companion.rules import Position, deal
+from companion.rules import deal
 from companion.rules.engine import STOCK
 from companion.solver import Limits, search, solve
 from companion.solver.search import _exhaust_pairs, knowledge
@@ -20,14 +20,7 @@ def late_pyramid(rng: random.Random, low: int, high: int):
     stock turned now and then), as a fresh position; None where it is idle (a pass with
     nothing removed since the last turn-over) or over."""
     pos = deal("pyramid", rng.randrange(1, 10_000))
-    for _ in range(rng.randint(low, high)):
-        ms = pos.raw_moves()
-        if not ms or pos.is_won():
-            break
-        removing = [m for m in ms if m[0] != STOCK]
-        pos.push_raw(rng.choice(removing if removing and rng.random() < 0.8 else ms))
-    q = Position.from_json(pos.to_json())
-    return None if q.idle or q.is_won() or not q.raw_moves() else q
+    return pyramid_removals(pos, rng, rng.randint(low, high), 0.8)
 
 
 def test_pyramid_search_agrees_with_the_exhaustive_search():

@@ -9,10 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import agrees_with_naive, replays_to_a_win, run_out
+from solverhelp import agrees_with_naive, pyramid_removals, replays_to_a_win, run_out
 
-from companion.rules import Position, deal
-from companion.rules.engine import STOCK
+from companion.rules import deal
 from companion.solver import Limits, search, solve
 from companion.solver.search import _exhaust_pyramid, knowledge
 
@@ -27,14 +26,7 @@ def late_pyramid(rng: random.Random, options: dict):
         return None
     for m in r.moves[:rng.randint(len(r.moves) * 4 // 5, len(r.moves) - 1)]:
         pos.play(m)
-    for _ in range(rng.randint(0, 3)):
-        ms = pos.raw_moves()
-        if not ms or pos.is_won():
-            break
-        removing = [m for m in ms if m[0] != STOCK]
-        pos.push_raw(rng.choice(removing if removing and rng.random() < 0.7 else ms))
-    q = Position.from_json(pos.to_json())
-    return None if q.idle or q.is_won() or not q.raw_moves() else q
+    return pyramid_removals(pos, rng, rng.randint(0, 3), 0.7)
 
 
 @pytest.mark.parametrize("options", [{"passes": 3}, {"passes": 3, "goal": "clear-all"}])
