@@ -1800,19 +1800,20 @@ def _taker(frules):
     foundations met."""
     met: dict = {}
 
-    def takes(fp) -> list:
+    def takes(fp) -> tuple[list, int]:
         got = met.get(fp)
         if got is None:
-            got = [-1] * 53
+            acc, mask = [-1] * 53, 0
             for k, (_, base, on_top, most) in enumerate(frules):
                 p = fp[k]
                 if len(p) < most:
                     for c in (on_top[p[-1]] if p else base):
-                        if got[c] < 0:
-                            got[c] = k
+                        if acc[c] < 0:
+                            acc[c] = k
+                            mask |= 1 << c
             if len(met) > 5_000:  # (a bound on the memory it takes)
                 met.clear()
-            met[fp] = got
+            got = met[fp] = (acc, mask)
         return got
 
     return takes
@@ -1926,7 +1927,8 @@ def _lean_bytes(pos, short, max_states):
     """:func:`_lean_engine` written for speed as :func:`_exhaust_talon` is: the same moves
     (those of :func:`_lean_moves`, in the same order), priorities, keys and budgets, on a
     position held as the tableau piles' bytes, their face-down counts, the foundations'
-    bytes, the talon (one sequence) with its pointer, and the pass."""
+    bytes, the talon (one sequence) with its pointer, the pass, whether it is idle, the
+    foundations' count of cards and the tableau's count of moves left."""
     start = time.perf_counter()
     kn, eng, T, S, W, d, tb, onto, space_card, frules, Fp = _bytes_game(pos)
     nT, returns, draw1 = len(T), eng.f_returns, d == 1
@@ -1947,70 +1949,141 @@ def _lean_bytes(pos, short, max_states):
         js.sort()
         return js
 
+    accepts = [0] * 53  # a card -> the bit mask of the cards that go on it
+    for u in range(53):
+        hit = onto[u]
+        while hit:
+            h = hit & -hit
+            hit ^= h
+            accepts[h.bit_length() - 1] |= 1 << u
+    kings = sum(1 << c for c in range(53) if space_card[c])
+    pile_info: dict = {}  # (a pile, its face-down count) -> what its moves need (see below)
+    talon_cards: dict = {}  # the talon -> the bit mask of its cards
+    cycle_at: dict = {}  # (the talon's size, the pointer, idle) -> {pointer: ((turns, passes))}
+
+    def info_of(p, lo):
+        """For a tableau pile: (its top card, the cards of the face-up run that would move
+        with all the run when that run starts at the face-down cards (else 0), the card
+        at the run's foot, whether a space takes the run (a king's run off face-down cards),
+        the bit mask of the cards in the run each part of it would uncover, and the parts:
+        (cards, the lowest card moving, the card uncovered or -1 where that is face down))."""
+        n = len(p)
+        x = run_start(p, lo)
+        face = n - lo
+        parts, under = [], 0
+        for kk in range(n - x, 0, -1):
+            if kk == face:
+                parts.append((kk, p[-kk], -1))
+            else:
+                parts.append((kk, p[-kk], p[-kk - 1]))
+                under |= 1 << p[-kk - 1]
+        whole = face if n - x == face else 0
+        info = (p[-1], whole, p[lo] if whole else 0, bool(lo and whole and space_card[p[lo]]),
+                under, tuple(parts))
+        if len(pile_info) > 50_000:  # (a bound on the memory it takes)
+            pile_info.clear()
+        pile_info[(p, lo)] = info
+        return info
+
+    def cycle_of(n, ptr, idle):
+        """The steps of ``cycle`` (and the pointer's own, no turn), by pointer."""
+        got = cycle_at.get((n, ptr, idle))
+        if got is None:
+            got = {}
+            for t, q, wraps in ([(0, ptr, 0)] if ptr else []) + cycle(n, ptr, idle):
+                got.setdefault(q, []).append((t, wraps))
+            if len(cycle_at) > 20_000:
+                cycle_at.clear()
+            cycle_at[(n, ptr, idle)] = got
+        return got
+
     def moves(st, last):
         """:func:`_lean_moves` on ``st``: each (kind, ...) as ``play`` takes it."""
-        cols, downs, fp, tal, ptr, pas, idle = st
+        cols, downs, fp, tal, ptr, pas, idle = st[:7]
         low = 2 + min(map(len, fp))
-        acc = takes(fp)
-        spaces, tops, at = [], 0, [0] * 53
+        acc, amask = takes(fp)
+        spaces, tops, dest, at = [], 0, amask, [0] * 53
+        infos = []
         for j in range(nT):
             q = cols[j]
             if q:
-                tops |= 1 << q[-1]
-                at[q[-1]] = j
+                info = pile_info.get((q, downs[j])) or info_of(q, downs[j])
+                c = info[0]
+                tops |= 1 << c
+                dest |= accepts[c]
+                at[c] = j
+                infos.append((j, info))
             else:
                 spaces.append(j)
+        if spaces:
+            dest |= kings
 
         out = []
-        for i in range(nT):
-            p = cols[i]
-            if not p:
-                continue
-            c = p[-1]
+        for i, (c, whole, foot, king, under, parts) in infos:
             k = acc[c]
             if k >= 0:
                 if c % 13 + 1 < low:
                     return [(1, i, k)]
                 out.append((1, i, k))
-            n, lo = len(p), downs[i]
-            x = run_start(p, lo)
-            face = n - lo
-            for kk in range(n - x, 0, -1):
-                if kk != face and acc[p[-kk - 1]] < 0:
-                    continue  # (a part of a run, freeing no card for the foundations)
-                hit = onto[p[-kk]] & tops
+            if under & amask:  # a part of the run that frees a card for the foundations
+                for kk, mc, below in parts:
+                    if below >= 0 and acc[below] < 0:
+                        continue
+                    hit = onto[mc] & tops
+                    if hit:
+                        for j in piles_of(hit, at):
+                            if j != i:
+                                out.append((0, i, kk, j))
+            elif whole:
+                hit = onto[foot] & tops
                 if hit:
                     for j in piles_of(hit, at):
                         if j != i:
-                            out.append((0, i, kk, j))
+                            out.append((0, i, whole, j))
             # a king's run, off face-down cards, into the first space
-            if spaces and lo and n - x == face and space_card[p[lo]]:
-                out.append((0, i, face, spaces[0]))
+            if king and spaces:
+                out.append((0, i, whole, spaces[0]))
         if tal:
-            steps = cycle(len(tal), ptr, idle)
-            if ptr:
-                steps = [(0, ptr, 0)] + steps
-            for t, q, wraps in steps:
-                c = tal[q - 1]
-                k = acc[c]
-                if k >= 0 and c % 13 + 1 <= low:
-                    mv = (2, t, q, -1 - k, wraps)
-                    if draw1:
-                        if not t or not out:
-                            return [mv]
+            tm = talon_cards.get(tal)
+            if tm is None:
+                tm = 0
+                for c in tal:
+                    tm |= 1 << c
+                if len(talon_cards) > 50_000:
+                    talon_cards.clear()
+                talon_cards[tal] = tm
+            hits = tm & dest
+            if hits:
+                at_q = cycle_of(len(tal), ptr, idle)
+                steps = []
+                while hits:
+                    h = hits & -hits
+                    hits ^= h
+                    c = h.bit_length() - 1
+                    q = tal.index(c) + 1
+                    for t, wraps in at_q.get(q, ()):
+                        steps.append((t, q, wraps, c))
+                steps.sort()
+                for t, q, wraps, c in steps:
+                    k = acc[c]
+                    if k >= 0 and c % 13 + 1 <= low:
+                        mv = (2, t, q, -1 - k, wraps)
+                        if draw1:
+                            if not t or not out:
+                                return [mv]
+                            out.append(mv)
+                            break
                         out.append(mv)
-                        break
-                    out.append(mv)
-                    continue
-                if k >= 0:
-                    out.append((2, t, q, -1 - k, wraps))
-                hit = onto[c] & tops
-                js = piles_of(hit, at) if hit else []
-                if spaces and space_card[c]:  # (the first space only)
-                    js = sorted(js + spaces[:1])
-                for j in js:
-                    out.append((2, t, q, j, wraps))
-        if returns and any(len(f) > low for f in fp):  # cards back, above the lowest
+                        continue
+                    if k >= 0:
+                        out.append((2, t, q, -1 - k, wraps))
+                    hit = onto[c] & tops
+                    js = piles_of(hit, at) if hit else []
+                    if spaces and space_card[c]:  # (the first space only)
+                        js = sorted(js + spaces[:1])
+                    for j in js:
+                        out.append((2, t, q, j, wraps))
+        if returns and max(map(len, fp)) > low:  # cards back, above the lowest
             for k in range(len(fp)):
                 f = fp[k]
                 if len(f) <= low:
@@ -2025,76 +2098,84 @@ def _lean_bytes(pos, short, max_states):
                         out.append((3, k, j))
         return out
 
+    parts_left: dict = {}  # (the talon, its pointer) or (a pile, face down) -> its count
+
+    def part(p, dn) -> int:
+        """A tableau pile's count of moves left (see :meth:`Knowledge.moves_left`)."""
+        if not dn:
+            return len(p)
+        n = parts_left.get((p, dn))
+        if n is None:
+            if len(parts_left) > 50_000:
+                parts_left.clear()
+            n = parts_left[(p, dn)] = len(p) + dn + _disorder(p[::-1])
+        return n
+
     def play(st, m):
         """The position after ``m``, and (the pile it came from, the pile it went to)."""
-        cols, downs, fp, tal, ptr, pas, idle = st
+        cols, downs, fp, tal, ptr, pas, idle, nf, tab = st
         kind = m[0]
         if kind == 2:
             _, _, q, b, wraps = m
             c = tal[q - 1]
             tal, ptr, pas = tal[:q - 1] + tal[q:], q - 1, pas + wraps
             if b >= 0:
-                cols = cols[:b] + (cols[b] + one[c],) + cols[b + 1:]
-                return (cols, downs, fp, tal, ptr, pas, False), (W, T[b])
+                old = cols[b]
+                new = old + one[c]
+                dn = downs[b]
+                tab += part(new, dn) - part(old, dn)
+                cols = cols[:b] + (new,) + cols[b + 1:]
+                return (cols, downs, fp, tal, ptr, pas, False, nf, tab), (W, T[b])
             k = -1 - b
             fp = fp[:k] + (fp[k] + one[c],) + fp[k + 1:]
-            return (cols, downs, fp, tal, ptr, pas, False), (W, Fp[k])
+            return (cols, downs, fp, tal, ptr, pas, False, nf + 1, tab), (W, Fp[k])
         if kind == 3:
             _, k, b = m
             f = fp[k]
             fp = fp[:k] + (f[:-1],) + fp[k + 1:]
-            cols = cols[:b] + (cols[b] + f[-1:],) + cols[b + 1:]
-            return (cols, downs, fp, tal, ptr, pas, False), (Fp[k], T[b])
+            old = cols[b]
+            new = old + f[-1:]
+            dn = downs[b]
+            tab += part(new, dn) - part(old, dn)
+            cols = cols[:b] + (new,) + cols[b + 1:]
+            return (cols, downs, fp, tal, ptr, pas, False, nf - 1, tab), (Fp[k], T[b])
         cols, downs = list(cols), list(downs)
         a = m[1]
         p = cols[a]
+        dn = downs[a]
+        tab -= part(p, dn)
         if kind == 0:
             _, _, n, b = m
-            cols[b] += p[-n:]
+            old = cols[b]
+            new = cols[b] = old + p[-n:]
+            dn2 = downs[b]
+            tab += part(new, dn2) - part(old, dn2)
             to = T[b]
         else:
             n, k = 1, m[2]
             fp = fp[:k] + (fp[k] + p[-1:],) + fp[k + 1:]
             to = Fp[k]
         rest = cols[a] = p[:-n]
-        if downs[a] >= len(rest):
-            downs[a] = len(rest) - 1 if rest else 0
-        return (tuple(cols), tuple(downs), fp, tal, ptr, pas, False), (T[a], to)
+        if dn >= len(rest):
+            dn = downs[a] = len(rest) - 1 if rest else 0
+        tab += part(rest, dn)
+        return (tuple(cols), tuple(downs), fp, tal, ptr, pas, False, nf + kind, tab), (T[a], to)
 
     def cost(m):
         return m[1] + 1 if m[0] == 2 else 1
 
-    parts_left: dict = {}  # (the talon, its pointer) or (a pile, face down) -> its count
-    tableau_left: dict = {}  # (the piles, their face-down counts) -> the tableau's count
+    talon_left: dict = {}  # (the talon, its pointer) -> its count
 
-    def moves_left(st):  # Knowledge.moves_left, each part's count kept for the parts met
-        cols, downs, fp, tal, ptr = st[:5]
-        if len(parts_left) > 50_000:
-            parts_left.clear()
-        left = parts_left.get((tal, ptr))
+    def moves_left(st):  # Knowledge.moves_left: the talon's count, kept for those met, and
+        tal, ptr = st[3], st[4]  # the tableau's, kept in the position
+        left = talon_left.get((tal, ptr))
         if left is None:
+            if len(talon_left) > 50_000:
+                talon_left.clear()
             st_n = len(tal) - ptr
-            left = parts_left[(tal, ptr)] = \
+            left = talon_left[(tal, ptr)] = \
                 st_n + (st_n + d - 1) // d + ptr + _disorder(tal[:ptr])
-        # (the tableau's count, kept for the tableaux met: a card up from the talon leaves
-        # it as it was)
-        tab = tableau_left.get((cols, downs))
-        if tab is None:
-            tab = 0
-            for i in range(nT):
-                p = cols[i]
-                dn = downs[i]
-                if not dn:
-                    tab += len(p)
-                    continue
-                n = parts_left.get((p, dn))
-                if n is None:
-                    n = parts_left[(p, dn)] = len(p) + dn + _disorder(p[::-1])
-                tab += n
-            if len(tableau_left) > 50_000:
-                tableau_left.clear()
-            tableau_left[(cols, downs)] = tab
-        return left + tab
+        return left + st[8]
 
     end_of = ends.__getitem__
 
@@ -2108,11 +2189,12 @@ def _lean_bytes(pos, short, max_states):
     piles, down = pos.piles, pos.down
     root = (tuple(bytes(piles[i]) for i in T), tuple(down[i] for i in T),
             tuple(bytes(piles[f]) for f in Fp), bytes(piles[W]) + bytes(piles[S][::-1]),
-            len(piles[W]), pos.pass_no, pos.idle)
+            len(piles[W]), pos.pass_no, pos.idle, sum(len(piles[f]) for f in Fp))
+    root += (sum(part(p, dn) for p, dn in zip(*root[:2], strict=True)),)
     count = [0, 0]
     verdict, node, reason = yield from _lean_loop(
-        root, moves, play, cost, moves_left, lambda st: size - sum(map(len, st[2])) + st[5],
-        key, lambda st: sum(map(len, st[2])) == size, max_states, count)
+        root, moves, play, cost, moves_left, lambda st: size - st[7] + st[5],
+        key, lambda st: st[7] == size, max_states, count)
     line = _replayed(pos, [x for m in _lean_path(node) for x in raw(m)], short,
                      "the lean look")
     return SolveResult(verdict, [eng.text(m) for m in line], count[0], count[1],
@@ -3123,7 +3205,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
         them, and their part of the key (the piles interchangeable)."""
         got = fcache.get(fp)
         if got is None:
-            up = foundation_takes(fp)
+            up = foundation_takes(fp)[0]
             onf = bytearray(53)
             for p in fp:
                 for x in p:
@@ -3312,40 +3394,42 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
     if sum(map(len, fp)) == size:
         return result(WON, "won", path)
     fresh(parts, fp, tal, ptr)
-    # each frame: the position (its piles as lists, foundations, talon, pointer), its moves,
-    # the next to try
+    # each frame: the position (its piles as lists, foundations, talon, pointer) and its
+    # moves not yet tried
     ms = moves(cols, downs, fp, tal, ptr)
     if prefer:  # (the first raw move of each: the stock action, for a jump)
         order = {m: k for k, m in enumerate(prefer)}
         ms.sort(key=lambda m: order.get(raw_of(m)[0], len(order)))
-    frames = [[cols, downs, parts, fp, tal, ptr, ms, 0]]
+    frames = [(cols, downs, parts, fp, tal, ptr, iter(ms))]
     while frames:
         fr = frames[-1]
-        ms, i = fr[6], fr[7]
-        if i >= len(ms):
+        m = next(fr[6], None)
+        if m is None:
             frames.pop()
             path.pop()
             continue
-        fr[7] = i + 1
-        m = ms[i]
-        cols, downs, parts, fp, tal, ptr = fr[0][:], fr[1][:], fr[2][:], fr[3], fr[4], fr[5]
+        cols, downs, parts, fp, tal, ptr = fr[0][:], fr[1], fr[2][:], fr[3], fr[4], fr[5]
         kind = m[0]
         changed = None
         if kind == 0:
             _, a, n, b = m
             p = cols[a]
-            cols[a] = p[:-n]
+            rest = cols[a] = p[:-n]
             cols[b] += p[-n:]
-            flip(cols, downs, a)
-            parts[a] = cols[a] + ends[downs[a]]
+            if downs[a] >= len(rest):
+                downs = downs[:]
+                downs[a] = len(rest) - 1 if rest else 0
+            parts[a] = rest + ends[downs[a]]
             parts[b] = cols[b] + ends[downs[b]]
             changed = (a,)  # (the top of b was the top of a)
         elif kind == 1:
             _, a, k = m
             p = cols[a]
-            cols[a] = p[:-1]
-            flip(cols, downs, a)
-            parts[a] = cols[a] + ends[downs[a]]
+            rest = cols[a] = p[:-1]
+            if downs[a] >= len(rest):
+                downs = downs[:]
+                downs[a] = len(rest) - 1 if rest else 0
+            parts[a] = rest + ends[downs[a]]
             fp = fp[:k] + (fp[k] + p[-1:],) + fp[k + 1:]
         elif kind == 2:
             _, _, q, b = m
@@ -3366,6 +3450,8 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
             parts[b] = cols[b] + ends[downs[b]]
         raw: list = []
         if auto:
+            if downs is fr[1]:
+                downs = downs[:]  # (settle may turn a card)
             fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw, changed)
         if fp is not fr[3] and sum(map(len, fp)) == size:
             path.append((m, raw))
@@ -3374,7 +3460,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
             continue
         nodes += 1
         path.append((m, raw))
-        frames.append([cols, downs, parts, fp, tal, ptr, moves(cols, downs, fp, tal, ptr), 0])
+        frames.append((cols, downs, parts, fp, tal, ptr, iter(moves(cols, downs, fp, tal, ptr))))
         if not nodes & SLICE:
             if max_states is not None and len(visited) + len(dom) > max_states:
                 return result(UNKNOWN_VERDICT, "memory budget spent")
