@@ -1959,14 +1959,14 @@ def _lean_bytes(pos, short, max_states):
     kings = sum(1 << c for c in range(53) if space_card[c])
     pile_info: dict = {}  # (a pile, its face-down count) -> what its moves need (see below)
     talon_cards: dict = {}  # the talon -> the bit mask of its cards
-    cycle_at: dict = {}  # (the talon's size, the pointer, idle) -> {pointer: ((turns, passes))}
+    cycle_at: dict = {}  # (the talon's size, pointer, idle) -> {pointer: [(turns, passes)]}
 
     def info_of(p, lo):
-        """For a tableau pile: (its top card, the cards of the face-up run that would move
-        with all the run when that run starts at the face-down cards (else 0), the card
-        at the run's foot, whether a space takes the run (a king's run off face-down cards),
-        the bit mask of the cards in the run each part of it would uncover, and the parts:
-        (cards, the lowest card moving, the card uncovered or -1 where that is face down))."""
+        """For a tableau pile: (its top card; the length of its face-up run where that run
+        is every face-up card, else 0; that run's lowest card (or 0); whether a space takes
+        that run (a king's run off face-down cards); the bit mask of the face-up cards a
+        part of the run would uncover; and the parts of the run, longest first: (cards,
+        the lowest card moving, the card uncovered or -1 where none is face up))."""
         n = len(p)
         x = run_start(p, lo)
         face = n - lo
