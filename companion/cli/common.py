@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 MAX_POSITION_BYTES = 1_000_000
+MAX_MOVES_BYTES = 10_000_000
 
 
 @dataclass
@@ -92,8 +93,33 @@ class SeedType(click.ParamType):
         return seed
 
 
+class NumberType(click.ParamType):
+    """A finite decimal number (``nan``, ``inf`` and the like are refused), such as seconds or
+    megabytes; ``example`` is shown in the refusal."""
+
+    def __init__(self, name: str, example: str):
+        self.name = name
+        self.example = example
+
+    def convert(self, value, param, ctx):
+        import math
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                number = None
+        if number is None or not math.isfinite(number):
+            self.fail(f"{value!r} is not a number: use a finite number such as "
+                      f"{self.example}", param, ctx)
+        return number
+
+
 VARIANT = VariantType()
 SEED = SeedType()
+SECONDS = NumberType("S", "30 or 2.5")
+MEGABYTES = NumberType("MB", "1024 or 512")
 
 
 def _set_ascii(ctx, param, value):
@@ -242,6 +268,27 @@ def split_moves(texts) -> list[str]:
                 if part.strip():
                     out.append(part.strip())
     return out
+
+
+def read_moves_file(fh) -> str:
+    """The text of a moves file opened in binary (``-``: standard input), read defensively:
+    at most :data:`MAX_MOVES_BYTES`, and UTF-8 (a refusal names the file and the byte)."""
+    name = getattr(fh, "name", "-")
+    name = "standard input" if name in ("-", "<stdin>") else str(name)
+    try:
+        data = fh.read(MAX_MOVES_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {name}: {exc.strerror or exc}",
+                                 param_hint="--moves-file") from None
+    if len(data) > MAX_MOVES_BYTES:
+        raise click.BadParameter(f"{name} is over {MAX_MOVES_BYTES} bytes: a moves file has "
+                                 f"one move per line", param_hint="--moves-file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise click.BadParameter(
+            f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start}): save it as UTF-8, "
+            f"one move per line (t1 t7, 7h t4, s)", param_hint="--moves-file") from None
 
 
 def echo_json(data) -> None:

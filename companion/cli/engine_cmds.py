@@ -17,6 +17,7 @@ from .common import (
     play_after,
     play_moves,
     position_options,
+    read_moves_file,
     split_moves,
     start_position,
 )
@@ -137,7 +138,7 @@ def moves(variant, seed, position_file, after, options, as_json):
 @click.option("--seed", type=SEED, help="Start from the seeded deal N.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False),
               help="Start from a position in its JSON form.")
-@click.option("--moves-file", type=click.File("r", encoding="utf-8"),
+@click.option("--moves-file", type=click.File("rb"),
               help="Read the moves from a file: one per line (or separated by commas); "
                    "# starts a comment. Use - for standard input.")
 @option_flag
@@ -162,7 +163,7 @@ def check(variant, move_args, seed, position_file, moves_file, options, as_json,
     if move_args and moves_file:
         raise click.UsageError("give the moves as arguments or with --moves-file, not both")
     texts = split_moves(move_args) if move_args else (
-        split_moves([moves_file.read()]) if moves_file else [])
+        split_moves([read_moves_file(moves_file)]) if moves_file else [])
     if not texts:
         raise click.UsageError("no moves to check: give them as arguments (companion check "
                                "klondike --seed 1 's' 't1 t7') or with --moves-file FILE")

@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from .common import (
+    MEGABYTES,
+    SECONDS,
     VARIANT,
     display,
     display_flags,
@@ -31,11 +33,11 @@ def _positive(ctx, param, value):
 @click.argument("variant", type=VARIANT)
 @position_options(seed_help="Solve the seeded deal N.",
                   position_help="Solve a position in its JSON form (every card must be known).")
-@click.option("--timeout", type=float, default=30.0, show_default=True, callback=_positive,
+@click.option("--timeout", type=SECONDS, default=30.0, show_default=True, callback=_positive,
               help="Seconds the search may take.")
 @click.option("--nodes", type=int, default=None, callback=_positive,
               help="Most positions the search may expand (default: no limit).")
-@click.option("--memory", "memory_mb", type=float, default=1024.0, show_default=True,
+@click.option("--memory", "memory_mb", type=MEGABYTES, default=1024.0, show_default=True,
               callback=_positive, help="About how many MB the table of positions may take.")
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -130,7 +132,7 @@ class VariantOrGame(click.ParamType):
                    "deck you shuffled yourself.")
 @click.option("--samples", type=int, default=10, show_default=True, callback=_positive,
               help="Deals of the unseen cards to try (without --peek).")
-@click.option("--timeout", type=float, default=1.0, show_default=True, callback=_positive,
+@click.option("--timeout", type=SECONDS, default=1.0, show_default=True, callback=_positive,
               help="About how many seconds the hint may take in all (more: surer).")
 @click.option("--seed-samples", "rng_seed", type=int, default=None, hidden=True)
 @display_flags
@@ -277,7 +279,7 @@ def _photo_position(variant, seed, position_file, photo, options, as_json):
 @option_flag
 @click.option("--jobs", type=int, default=None, callback=_positive,
               help="Worker processes (default: every core).")
-@click.option("--timeout", type=float, default=10.0, show_default=True, callback=_positive,
+@click.option("--timeout", type=SECONDS, default=10.0, show_default=True, callback=_positive,
               help="Seconds per deal; a deal not resolved by then counts as unknown.")
 @click.option("--nodes", type=int, default=None, callback=_positive,
               help="Most positions per deal (default: no limit).")
