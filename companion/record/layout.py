@@ -49,8 +49,14 @@ def place_text(names, pile: int, height: int, size: int) -> str:
 class LayoutEntry:
     """The cards still to be named for a set of ``slots`` ((pile, height) pairs)."""
 
-    def __init__(self, position, slots: list[tuple[int, int]]):
+    def __init__(self, position, slots: list[tuple[int, int]], *, deal_rules: bool = False):
         self.variant = position.variant
+        # deal_rules: refuse a card the variant's deal plan cannot put on a pile (the rules
+        # engine says which ranks each pile can be dealt: Gaps' 2s start the rows)
+        self.allowed: dict[int, tuple[frozenset[int], str]] = {}
+        if deal_rules:
+            from ..rules.deal import deal_ranks
+            self.allowed = deal_ranks(self.variant)
         self.names = position.engine.names
         self.index = position.engine.index
         self.order: list[int] = []
@@ -188,6 +194,17 @@ class LayoutEntry:
                 for i, c in zip(open_piles, codes, strict=False):
                     plan[i] = [c]
             replace = False
+        # what the deal can put on each pile
+        for i, cs in plan.items():
+            if i not in self.allowed:
+                continue
+            ranks, why = self.allowed[i]
+            for c in cs:
+                if CARDS[c].rank not in ranks:
+                    takes = (f"; {self.names[i]} takes {_a_rank(next(iter(ranks)))}"
+                             if len(ranks) == 1 else "")
+                    return self._refuse(f"{code_text(c)} cannot be on {self.names[i]}: {why}"
+                                        f"{takes}. Check the layout against the deal")
         # duplicates against the deck
         new = {i: (list(cs) if replace else self.entered[i] + cs) for i, cs in plan.items()}
         counts = Counter()
@@ -253,6 +270,12 @@ class LayoutEntry:
         for i in self.order:
             for c in self.entered[i]:
                 position.play(Move(self.names[i], None, 0, c))
+
+
+def _a_rank(rank: int) -> str:
+    """``a 2``, ``an ace``, ``an 8``."""
+    word = {1: "ace", 11: "jack", 12: "queen", 13: "king"}.get(rank, RANK_TEXT[rank])
+    return ("an " if word[0] in "a8e" else "a ") + word
 
 
 def _looks_like_card(tok: str) -> bool:

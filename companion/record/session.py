@@ -124,7 +124,7 @@ class Session:
         slots = fresh.pending_reveals()
         if not slots:  # nothing face up at the start (Accordion): play at once
             return cls(fresh, **kw)
-        return cls(fresh, layout=LayoutEntry(fresh, slots), **kw)
+        return cls(fresh, layout=LayoutEntry(fresh, slots, deal_rules=True), **kw)
 
     @classmethod
     def resume(cls, start, entries: list[str], **kw) -> Session:
@@ -149,7 +149,7 @@ class Session:
     @classmethod
     def in_setup(cls, fresh, typed: dict, **kw) -> Session:
         """A physical game whose layout was being typed when it was left."""
-        layout = LayoutEntry(fresh, fresh.pending_reveals())
+        layout = LayoutEntry(fresh, fresh.pending_reveals(), deal_rules=True)
         layout.load_json(typed)
         return cls(fresh, layout=layout, **kw)
 

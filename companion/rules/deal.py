@@ -201,10 +201,60 @@ def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
     return piles, down
 
 
+def deal_ranks(v: Variant) -> dict[int, tuple[frozenset[int], str]]:
+    """What the deal plan lets a shuffled deck put face up on each pile, by rank.
+
+    ``{pile index: (ranks allowed there, why)}`` for the piles the plan restricts: a ``pull``
+    step gives its piles every card of one rank (Gaps' 2s at the start of the rows, Lucas'
+    aces), so those piles take only that rank and the piles dealt from the rest never hold it.
+    A pile the plan does not restrict is left out. The recorder checks a typed layout with it.
+    """
+    names = v.pile_names
+    ranks = frozenset(v.rank_values)
+    deal_opt = dict(v.options).get("deal")
+    how = f" (deal={deal_opt})" if isinstance(deal_opt, str) else ""
+    pulled: dict[int, tuple[int, list[int]]] = {}   # rank -> (step number, piles)
+    for n, step in enumerate(v.deal):
+        if step.step == "pull":
+            from ..cards import rank_from_text
+            pulled[rank_from_text(step.rank)] = (n, pile_list(v, step.piles))
+    if not pulled:
+        return {}
+    from ..cards import RANK_TEXT
+
+    def plural(rank: int) -> str:
+        return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(
+            rank, f"{RANK_TEXT[rank]}s")
+
+    def listing(piles: list[int]) -> str:
+        if len(piles) > 4 and piles == list(range(piles[0], piles[-1] + 1)):
+            return f"{names[piles[0]]}-{names[piles[-1]]}"
+        return ", ".join(names[i] for i in piles)
+
+    out: dict[int, tuple[frozenset[int], str]] = {}
+    for rank, (_, piles) in pulled.items():
+        why = f"this deal{how} puts the {plural(rank)} on {listing(piles)}"
+        for i in piles:
+            out[i] = (frozenset({rank}), why)
+    for n, step in enumerate(v.deal):
+        if step.step in ("pull", "remove"):
+            continue
+        gone = {r: p for r, (k, p) in pulled.items() if k < n}
+        if not gone:
+            continue
+        allowed = ranks - set(gone)
+        why = "; ".join(f"this deal{how} puts all the {plural(r)} on {listing(p)}"
+                        for r, p in gone.items())
+        for i in pile_list(v, step.piles):
+            if i not in out:
+                out[i] = (frozenset(allowed), why)
+    return out
+
+
 def fingerprint(position_json: dict) -> str:
     """SHA-256 of the canonical JSON of a position (sorted keys, no spaces, ASCII)."""
     text = json.dumps(position_json, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-__all__ = ["DEAL_VERSION", "deck_order", "fingerprint", "fresh_deck", "lay_out", "shuffled"]
+__all__ = ["DEAL_VERSION", "deal_ranks", "deck_order", "fingerprint", "fresh_deck", "lay_out", "shuffled"]

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rechelp import FailingConnection, lost_game, near_won
 
-from companion.cards import Card, code_text
+from companion.cards import RANK_OF, Card, code_text
 from companion.record.session import Session
 from companion.record.store import GameLog, Store
 from companion.rules import deal, load_variant, variant_keys
@@ -406,6 +406,8 @@ def test_every_variant_can_be_laid_out_and_played_through_the_session(key):
         s = physical(key, store=mem)
         while s.phase == "setup" and not s.layout.complete:
             pool = list((s.layout.deck - Counter(c for _, _, c in s.layout.cards())).elements())
+            ranks, _ = s.layout.allowed.get(s.layout.current, (None, ""))
+            pool = [c for c in pool if ranks is None or RANK_OF[c] in ranks]
             cards = rng.sample(pool, s.layout.remaining(s.layout.current))
             assert s.handle(" ".join(code_text(c) for c in cards)).ok
         if s.phase == "setup":
@@ -444,3 +446,35 @@ def test_a_line_is_a_pile_or_a_row_across_the_piles():
     assert s.handle("2c 3c 4c").ok  # three cards: the rest of t1, bottom to top
     assert s.layout.entered[names["t1"]] == [code(c) for c in ("2h", "2c", "3c", "4c")]
     assert s.prompt() == "t2 (3 cards, after 1)> "
+
+
+# ------------------------------------------------------------------------------ deal plans
+
+def test_a_physical_gaps_layout_is_checked_against_the_deal():
+    """Gaps' default deal (deal=s3) starts each row with a 2: the rules engine says so, and
+    the recorder refuses a card the deal cannot put there, with the reason."""
+    s = physical("gaps")
+    r = s.handle("5h 2s")
+    assert not r.ok
+    assert "5♥ cannot be on a1" in r.text and "puts the 2s on a1, b1, c1, d1" in r.text
+    assert s.layout.count == 0
+    # a Montana line (aces in column 1) is refused whole
+    r = s.handle("as 2s 3s 4s 5s 6s 7s 8s 9s 10s js qs ks")
+    assert not r.ok and "A♠ cannot be on a1" in r.text and s.layout.count == 0
+    # a 2 past column 1 is refused too: all four are at the start of the rows
+    assert s.handle("2s").ok
+    r = s.handle("2h")
+    assert not r.ok and "2♥ cannot be on a2" in r.text
+
+
+def test_a_montana_deal_of_gaps_takes_any_card_anywhere():
+    s = Session.physical(load_variant("gaps", {"deal": "standard"}))
+    assert s.handle("as 2s 3s 4s 5s 6s 7s 8s 9s 10s js qs ks").ok
+
+
+def test_lucas_foundations_take_only_the_aces():
+    s = physical("lucas")
+    r = s.handle("f1: ks")
+    assert not r.ok and "this deal puts the aces on f1-f8" in r.text
+    r = s.handle("ah 2h 3h")
+    assert not r.ok and "A♥ cannot be on t1" in r.text
