@@ -161,8 +161,12 @@ _GAME_COLUMNS = ("id, name, variant, options, seed, deal_version, start, phase, 
 class Store:
     """One open game database. Use :func:`open_store`; close with :meth:`close` or ``with``."""
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True):
+    def __init__(self, path: str | os.PathLike, *, create: bool = True,
+                 make_folder: bool = False):
         self.path = str(path)
+        self.make_folder = make_folder
+        """Create a missing folder for a new database (only for the default place: a path the
+        player chose in a folder that does not exist is refused, a typo is not a new folder)."""
         self.memory = self.path == ":memory:"
         self._conn: sqlite3.Connection | None = None
         if not self.memory:
@@ -188,6 +192,12 @@ class Store:
             if not create:
                 raise StoreError(f"there is no game database at {p} yet: `companion play` "
                                  f"creates it")
+            if not p.parent.is_dir():
+                if not self.make_folder:
+                    raise StoreError(
+                        f"cannot create the game database {p}: the folder {p.parent} does not "
+                        f"exist. Create it first (mkdir -p {p.parent}), or choose another "
+                        f"file with --db PATH or COMPANION_DB.")
             try:
                 p.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -522,8 +532,14 @@ class Store:
 
 def open_store(path: str | os.PathLike | None = None, *, create: bool = True) -> Store:
     """The database at ``path`` (or the default one); ``create=False`` for read-only commands,
-    which then fail with a clear message when there is no database yet."""
-    return Store(resolve_path(path) if path != ":memory:" else ":memory:", create=create)
+    which then fail with a clear message when there is no database yet.
+
+    The user data folder is created for the default database; a database the player placed
+    (``--db PATH``, ``COMPANION_DB``) in a folder that does not exist is refused."""
+    if path == ":memory:":
+        return Store(":memory:", create=create)
+    chosen = bool(path) or bool(os.environ.get("COMPANION_DB", "").strip())
+    return Store(resolve_path(path), create=create, make_folder=not chosen)
 
 
 class GameLog:

@@ -104,6 +104,25 @@ def test_no_database_yet(run, tmp_path):
     assert not path.exists()
 
 
+def test_a_db_in_a_missing_folder_is_refused_not_created(run, tmp_path, monkeypatch):
+    target = tmp_path / "no" / "such" / "x.sqlite3"
+    code, out, err = run("play", "klondike", "--seed", "1", "--db", str(target), stdin="s\n")
+    assert code == 1 and "Traceback" not in err
+    assert f"the folder {target.parent} does not exist" in err and "mkdir -p" in err
+    assert not (tmp_path / "no").exists()
+    monkeypatch.setenv("COMPANION_DB", str(target))
+    code, _, err = run("play", "klondike", "--seed", "1", stdin="s\n")
+    assert code == 1 and "does not exist" in err and not (tmp_path / "no").exists()
+
+
+def test_the_default_database_folder_is_created(run, tmp_path, monkeypatch):
+    monkeypatch.delenv("COMPANION_DB", raising=False)
+    monkeypatch.setattr("platformdirs.user_data_path",
+                        lambda *a, **k: tmp_path / "data" / "companion")
+    code, out, _ = run("play", "klondike", "--seed", "1", stdin="s\n")
+    assert code == 0 and (tmp_path / "data" / "companion" / "games.sqlite3").exists()
+
+
 def test_companion_db_environment_variable(run, tmp_path, monkeypatch):
     path = tmp_path / "env.sqlite3"
     monkeypatch.setenv("COMPANION_DB", str(path))

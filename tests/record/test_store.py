@@ -121,6 +121,8 @@ def test_a_database_in_a_folder_that_cannot_be_created(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot create the folder"):
+        Store(blocker / "sub" / "games.sqlite3", make_folder=True)
+    with pytest.raises(StoreError, match="does not exist"):
         Store(blocker / "sub" / "games.sqlite3")
 
 
