@@ -192,12 +192,11 @@ class Store:
             if not create:
                 raise StoreError(f"there is no game database at {p} yet: `companion play` "
                                  f"creates it")
-            if not p.parent.is_dir():
-                if not self.make_folder:
-                    raise StoreError(
-                        f"cannot create the game database {p}: the folder {p.parent} does not "
-                        f"exist. Create it first (mkdir -p {p.parent}), or choose another "
-                        f"file with --db PATH or COMPANION_DB.")
+            if not p.parent.is_dir() and not self.make_folder:
+                raise StoreError(
+                    f"cannot create the game database {p}: the folder {p.parent} does not "
+                    f"exist. Create it first (mkdir -p {p.parent}), or choose another file "
+                    f"with --db PATH or COMPANION_DB.")
             try:
                 p.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
