@@ -950,6 +950,12 @@ class Session:
                 spots = [(i, len(p) - 1, p[-1])]
         wrong = [(k, exp, got) for (_, k, exp), got in zip(spots, codes, strict=True)
                  if exp != got]
+        checked = {(i, k) for _, k, _ in spots}
+        for _, _, found in wrong:
+            refused = self._face_up_elsewhere(found, checked)
+            if refused:
+                return self._reply(False, "refused", refused + f" Look again at {pile}: "
+                                   "nothing was recorded.")
         if not wrong:
             shown = " ".join(self.card(c) for c in codes)
             return self._reply(True, "confirm", f"Right: {pile} shows {shown}, as seed "
@@ -973,6 +979,21 @@ class Session:
             data.append({"place": place, "expected": code_json(expected),
                          "found": code_json(found)})
         return self._reply(False, "dealing-error", *lines, data={"errors": data})
+
+    def _face_up_elsewhere(self, code: int, checked: set[tuple[int, int]]) -> str:
+        """Why ``code`` cannot be the card seen at the ``checked`` places: every copy the decks
+        hold is face up elsewhere on the table ("" when one may be hidden)."""
+        pos = self.pos
+        spots = [(i, k) for i, p in enumerate(pos.piles) for k, c in enumerate(p)
+                 if c == code and k >= pos.down[i] and (i, k) not in checked]
+        decks = self.start.variant.decks
+        if len(spots) < decks:
+            return ""
+        card = self.card(code)
+        where = " and ".join(self._place(i, k) for i, k in spots)
+        if decks == 1:
+            return f"{card} is face up at {where}; a one-deck game has only one {card}."
+        return (f"{card} is face up at {where}; a {decks}-deck game has only {decks}.")
 
     def _where(self, code: int) -> str:
         """Where the seeded position holds ``code`` (not face up, preferably)."""

@@ -307,6 +307,23 @@ def test_a_seeded_mismatch_is_a_dealing_error_with_its_place(store):
     assert s.handle("t2=6h").ok
 
 
+def test_a_card_face_up_elsewhere_is_not_a_dealing_error(store):
+    """K♦ has just gone to t1: naming it as the card turned up on t5 is a slip, refused, and
+    no note is kept."""
+    s = seeded(1, store)
+    assert s.handle("1 7").ok and s.handle("5 1").ok
+    r = s.handle("t5=kd")
+    assert not r.ok and r.kind == "refused"
+    assert "K♦ is face up at t1; a one-deck game has only one K♦" in r.text
+    assert "nothing was recorded" in r.text and "Dealing error" not in r.text
+    assert s.handle("s").ok
+    r = s.handle("w=qs")
+    assert not r.ok and "Q♠ is face up at w, card 1 from the bottom" in r.text
+    assert store.game(s.game_id).notes == []
+    # a card that may be hidden is still a dealing error
+    assert s.handle("w=10h").kind == "dealing-error"
+
+
 def test_a_seeded_stock_turn_can_be_checked_card_by_card():
     s = seeded(1)
     s.handle("s")
