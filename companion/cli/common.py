@@ -168,8 +168,10 @@ def load_variant_or_fail(key: str, options: dict):
         raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
-def read_position(path: str, variant_key: str | None, options: dict):
-    """A position from a JSON file (defensively: size, JSON, shape, variant)."""
+def read_position(path: str, variant_key: str | None, options: dict,
+                  param_hint: str = "--position"):
+    """A position from a JSON file (defensively: size, JSON, shape, variant); errors name
+    ``param_hint``, the option the file was given with."""
     from ..errors import PositionError
     from ..rules import Position
     p = Path(path)
@@ -177,23 +179,23 @@ def read_position(path: str, variant_key: str | None, options: dict):
         size = p.stat().st_size
         if size > MAX_POSITION_BYTES:
             raise click.BadParameter(f"{path} is {size} bytes; a position file is at most "
-                                     f"{MAX_POSITION_BYTES}", param_hint="--position")
+                                     f"{MAX_POSITION_BYTES}", param_hint=param_hint)
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise click.BadParameter(f"no file {path}", param_hint="--position") from None
+        raise click.BadParameter(f"no file {path}", param_hint=param_hint) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise click.BadParameter(f"{path} is not a readable JSON position: {exc}",
-                                 param_hint="--position") from None
+                                 param_hint=param_hint) from None
     if isinstance(data, dict) and options:
         data = {**data, "options": {**(data.get("options") or {}), **options}}
     try:
         pos = Position.from_json(data)
     except PositionError as exc:
-        raise click.BadParameter(f"{path}: {exc}", param_hint="--position") from None
+        raise click.BadParameter(f"{path}: {exc}", param_hint=param_hint) from None
     if variant_key is not None and pos.variant.key != variant_key:
         raise click.BadParameter(
             f"{path} holds a {pos.variant.key} position, not {variant_key}",
-            param_hint="--position")
+            param_hint=param_hint)
     return pos
 
 

@@ -315,7 +315,8 @@ def _row_json(row, v=None) -> dict:
             "identity": v.identity if v else row.variant, "options": row.options,
             "seed": row.seed, "physical": row.seed is None, "started_at": row.started_at,
             "ended_at": row.ended_at, "moves": row.moves, "status": row.status,
-            "result": row.result, "termination": row.termination, "score": row.score}
+            "result": row.result, "termination": row.termination, "score": row.score,
+            "problem": row.problem}
 
 
 def _identity(row) -> str:
@@ -356,9 +357,15 @@ def games(variant_filter, db, as_json):
         return
     table = [("id", "name", "variant", "deal", "started", "moves", "result")]
     for r in rows:
-        table.append((str(r.id), r.name or "", _identity(r), r.deal_text,
+        table.append((str(r.id), _cell(r.name or ""), _cell(_identity(r)), _cell(r.deal_text),
                       local_time(r.started_at), str(r.moves), r.status))
     _echo_table(table, right={0, 5})
+    with _store(db, create=False) as store:
+        for r in rows:
+            if r.problem:
+                click.echo(store_text := r.damaged_text(store.path), err=True) if False else \
+                    click.echo(f"Game {r.id} is damaged: {r.problem}. It cannot be shown, "
+                               f"resumed or exported.", err=True)
 
 
 def _echo_table(rows, right=frozenset()) -> None:
@@ -788,7 +795,7 @@ def verify(variant, seed, layout_file, photo, options, as_json):
             raise VisionError(no_cards_message(source_name(path, camera)))
         report = compare_with_deal(deal_pos, reading, d.symbols)
     elif layout_file:
-        given = read_position(layout_file, v.key, opts)
+        given = read_position(layout_file, v.key, opts, param_hint="--layout")
         report = _compare_positions(deal_pos, given)
     else:
         skip = set(eng.Fset) | {eng.S, eng.W, eng.X}

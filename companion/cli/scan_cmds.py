@@ -66,6 +66,8 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     from ..vision.piles import inferred_text
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
+    if debug_out:
+        check_debug_path(debug_out, photo)
     key = variant.key if hasattr(variant, "key") else variant
     if calibrate:
         _calibrate(photo, camera, key, seed, deck, as_json)
@@ -249,6 +251,28 @@ def _top_corner(d, up) -> tuple[float, float]:
     return d.x, d.y
 
 
+DEBUG_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+"""The image files --debug writes (by the name's ending)."""
+
+
+def check_debug_path(out, photo=None) -> None:
+    """Refuse a --debug name before the photo is read: one that is not an image file's, or
+    that is the photo itself (the annotated image would overwrite it: the same file after
+    resolving links)."""
+    import os
+    ext = os.path.splitext(out)[1].lower()
+    if ext not in DEBUG_TYPES:
+        raise click.BadParameter(
+            f"{out!r} does not name an image file: end it with .png or .jpg (e.g. "
+            f"--debug read.png){'' if not ext else f'; {ext} is not an image type'}",
+            param_hint="--debug")
+    if photo is not None and os.path.exists(out) and os.path.exists(photo) \
+            and os.path.samefile(out, photo):
+        raise click.BadParameter(
+            f"{out!r} is the photo being read: the annotated image would overwrite it. Name "
+            f"another file, e.g. --debug read.png", param_hint="--debug")
+
+
 INFERRED_BGR = (255, 120, 0)
 """Colour (blue, in OpenCV's BGR order) of a card inferred from the rules on the --debug image."""
 
@@ -257,10 +281,9 @@ def write_debug(res, path):
     """The photo with each reading drawn: green sure, orange uncertain, blue a card inferred
     from the rules (the only reading its pile's build allows, labelled with a ``*``); magenta,
     the face-down cards counted above a column."""
-    import cv2
-
     from ..cards import code_text
-    from ..vision import VisionError
+    from ..vision import VisionError, quiet_cv2
+    cv2 = quiet_cv2()
     img = res["image"][..., ::-1].copy()
     for d in res["cards"]:
         col = (0, 160, 255) if d.uncertain else INFERRED_BGR if d.inferred is not None \
@@ -290,9 +313,18 @@ def write_debug(res, path):
         toward = (-way[0], -way[1]) if way is not None else up
         cv2.putText(img, text, _label_at(x, y, s, toward, text, scale),
                     cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 0, 255), 2, cv2.LINE_AA)
-    try:
-        ok = cv2.imwrite(path, img)
-    except cv2.error as exc:
-        raise VisionError(f"cannot write {path!r}: {exc}") from None
+    import os
+    ext = os.path.splitext(path)[1].lower()
+    try:   # encoded here, written by Python: an error that says why (not OpenCV's log)
+        ok, data = cv2.imencode(ext, img)
+    except cv2.error:
+        ok = False
     if not ok:
-        raise VisionError(f"cannot write {path!r} (use a .png or .jpg name in a writable folder)")
+        raise VisionError(f"cannot write {path!r}: {ext or 'no'} is not an image type OpenCV "
+                          f"writes here: use a .png or .jpg name")
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data.tobytes())
+    except OSError as exc:
+        raise VisionError(f"cannot write {path!r}: {exc.strerror or exc} (name a file in a "
+                          "folder you can write to)") from None

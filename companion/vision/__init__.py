@@ -19,7 +19,27 @@ Modules (numpy, cv2 and PIL are imported inside functions, never at import time)
 
 from __future__ import annotations
 
+import os
+
 from ..errors import CompanionError
+
+# OpenCV's own log (``[ WARN:0@0.8] global cap_v4l.cpp ... can't open camera by index``) is no
+# message for the player: our errors say what went wrong. Read by OpenCV when it is first
+# imported (always after this package); a level the user set is kept.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
+
+
+def quiet_cv2():
+    """OpenCV, its own log silenced even where it was imported before this package (unless
+    the user set ``OPENCV_LOG_LEVEL``)."""
+    import contextlib
+
+    import cv2
+    if os.environ.get("OPENCV_LOG_LEVEL", "SILENT").upper() == "SILENT":
+        # (an OpenCV built without its logging utilities has nothing to silence)
+        with contextlib.suppress(AttributeError):
+            cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    return cv2
 
 
 class VisionError(CompanionError):

@@ -126,12 +126,16 @@ def _resize(im, size):
 
 def grab_camera(index: int, work_side: int = WORK_SIDE):
     """One frame from webcam ``index`` (cv2.VideoCapture), as :func:`load_photo` returns it."""
-    import cv2
+    from . import quiet_cv2
+    cv2 = quiet_cv2()
     cap = cv2.VideoCapture(index)
     try:
         if not cap.isOpened():
-            raise VisionError(f"camera {index} cannot be opened (is a webcam connected? try "
-                              "--camera 0, or give a photo file instead)")
+            # (no option named: `scan --camera N`, `verify --photo camN` and play's
+            # `scan camN` each say it their way)
+            raise VisionError(f"camera {index} cannot be opened: no webcam is connected as "
+                              f"number {index}. Give another camera number, or a photo file "
+                              "instead")
         frame = None
         for _ in range(5):  # let exposure settle
             ok, f = cap.read()
