@@ -21,8 +21,24 @@ def parse_seed_range(text: str) -> list[int]:
         raise click.BadParameter(str(exc), param_hint="--seeds") from None
 
 
+def _ranges(seeds: list[int]) -> str:
+    """``1-3, 7``: sorted seeds as runs."""
+    runs: list[list[int]] = []
+    for n in sorted(seeds):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _seeds(seeds: list[int]) -> str:
+    return ("seed " if len(seeds) == 1 else "seeds ") + _ranges(seeds)
+
+
 def _winnable(key: str, changed: bool, wanted: list[int] | None) -> list[int]:
-    """The seeds the solver proved winnable (of ``wanted``, or all catalogued)."""
+    """The seeds of ``wanted`` the solver proved winnable, saying which were skipped and why;
+    without ``wanted``, every catalogued winnable seed (the caller picks)."""
     from ..seeds import verdicts
     if changed:
         raise click.UsageError("--winnable uses the verdicts catalogued in seeds/, which are "
@@ -49,11 +65,28 @@ def _winnable(key: str, changed: bool, wanted: list[int] | None) -> list[int]:
     if wanted is None:
         return won
     chosen = [s for s in wanted if s in set(won)]
+    outside = [s for s in wanted if s not in table]
+    lost = [s for s in wanted if table.get(s) == "lost"]
+    open_ = [s for s in wanted if s in table and table[s] not in ("won", "lost")]
+    reasons = []
+    if lost:
+        reasons.append(f"{_seeds(lost)} (proved lost)")
+    if open_:
+        reasons.append(f"{_seeds(open_)} (not proved either way: the solver ran out of its "
+                       f"budget, or has not run)")
+    if outside:
+        reasons.append(f"{_seeds(outside)} (not in the catalogue: seeds/{key}.tsv covers "
+                       f"seeds {_ranges(list(table))})")
+    why = " and ".join(reasons)
     if not chosen:
-        shown = ", ".join(map(str, won[:12])) + (" ..." if len(won) > 12 else "")
-        click.echo(f"None of the seeds asked for is proved winnable for {key}; these are: "
-                   f"{shown}", err=True)
+        more = f" and {len(won) - 12} more" if len(won) > 12 else ""
+        click.echo(f"Nothing to print for {key}: none of the seeds asked for is proved "
+                   f"winnable: {why}. Proved winnable: {', '.join(map(str, won[:12]))}{more}.",
+                   err=True)
         click.get_current_context().exit(1)
+    if reasons:
+        click.echo(f"{key}: skipped {why}; printing the {_count(len(chosen), 'seed')} proved "
+                   f"winnable.", err=True)
     return chosen
 
 
@@ -77,27 +110,36 @@ def _default_name(keys: list[str], identity: str, seeds: list[int], seed_text: s
               help="One sheet for every variant (seed 1 unless --seed/--seeds says otherwise).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="A rule option of the variant (repeatable), e.g. --option draw=1.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE.pdf",
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              metavar="FILE.pdf",
               help="Where to write the PDF (default: a name made from the variant and seed, "
-                   "in the current folder).")
+                   "in the current folder); - writes it to standard output. A name without "
+                   ".pdf is used as given.")
+@click.option("--force", is_flag=True,
+              help="Replace the -o file even when it is not a PDF (without it, such a file "
+                   "is left alone).")
 @click.option("--paper", type=PAPER, default=None,
               help="Paper size (default: from the locale: letter for US/Canada-style "
                    "locales, otherwise a4; PAPERSIZE=letter also works).")
 @click.option("--mono", is_flag=True, help="Black and white, ink-saving: no red suits, light "
                                            "card backs.")
 @click.option("--winnable", is_flag=True,
-              help="Only seeds the solver has proved winnable (from seeds/VARIANT.tsv).")
+              help="Only seeds the solver has proved winnable (from seeds/VARIANT.tsv): "
+                   "without --seed/--seeds, one of them chosen at random; with --seeds, the "
+                   "winnable ones of the range (the others are named as skipped).")
 @click.option("--no-play-page", is_flag=True,
               help="Leave out the second page of each sheet (rules, notation, move log).")
-def sheet(variant, seed, seed_text, all_variants, options, output, paper, mono, winnable,
-          no_play_page):
+def sheet(variant, seed, seed_text, all_variants, options, output, force, paper, mono,
+          winnable, no_play_page):
     """Print setup sheets for seeded deals of VARIANT as a PDF.
 
     A sheet shows the layout as dealt, every pile named as moves name it
     (t1, f1, s, w ...), face-down cards as backs with their identity in small
     print; the whole deck top card first ("stack the deck") with how to deal
     it; a QR code naming the deal; and on its second page the rules, the move
-    notation and a numbered move log. The file is written atomically.
+    notation and a numbered move log. The file is written atomically (a
+    symbolic link is followed), and an existing file that is not a PDF is
+    left alone unless --force.
 
     \b
     Examples:
@@ -105,8 +147,10 @@ def sheet(variant, seed, seed_text, all_variants, options, output, paper, mono, 
       companion sheet forty-thieves --seeds 1-20 -o forty.pdf
       companion sheet --all-variants --paper letter --mono
       companion sheet klondike --seed 7 --option draw=1
+      companion sheet klondike --winnable
+      companion sheet golf --seed 3 -o - | lpr
     """
-    from ..render.pdf import default_paper, write_sheets
+    from ..render.pdf import default_paper, render_sheets, write_sheets
     from ..rules import Position, load_variant, variant_keys
     from .common import load_variant_or_fail
 
@@ -115,11 +159,18 @@ def sheet(variant, seed, seed_text, all_variants, options, output, paper, mono, 
     if not all_variants and not variant:
         raise click.UsageError("say which game: companion sheet VARIANT --seed N (companion "
                                "variants lists them), or --all-variants")
-    if seed is not None and seed_text:
+    if seed is not None and seed_text is not None:
         raise click.UsageError("give either --seed N or --seeds RANGE, not both")
+    if seed_text is not None and not seed_text.strip():
+        raise click.BadParameter("is empty: give seeds such as 1-20 or 1,5,9-12 (or leave "
+                                 "out --seeds for one random seed)", param_hint="--seeds")
     if all_variants and options:
         raise click.UsageError("--option applies to one variant; leave it out with "
                                "--all-variants")
+    to_stdout = output == "-"
+    # with the PDF on standard output (- or /dev/stdout), every message goes to standard error
+    say = (lambda text: click.echo(text, err=True)) if to_stdout or _is_stdout(output) \
+        else click.echo
     wanted = [seed] if seed is not None else parse_seed_range(seed_text) if seed_text else None
 
     deals = []
@@ -137,19 +188,49 @@ def sheet(variant, seed, seed_text, all_variants, options, output, paper, mono, 
         keys = [v.key]
         if winnable:
             seeds = _winnable(v.key, bool(v.changed_options()), wanted)
+            if wanted is None:  # one sheet, as without --winnable
+                say(f"seed {(pick := secrets.choice(seeds))} (chosen at random from the "
+                    f"{len(seeds)} seeds proved winnable; --seed N picks one)")
+                seeds = [pick]
         elif wanted is None:
             seeds = [secrets.randbelow(1_000_000) + 1]
-            click.echo(f"seed {seeds[0]} (chosen at random; --seed N picks one)")
+            say(f"seed {seeds[0]} (chosen at random; --seed N picks one)")
         else:
             seeds = wanted
         deals = [Position.deal(v, s) for s in seeds]
         identity = v.identity
-    path = output or _default_name(keys, identity, sorted({d.seed for d in deals}), seed_text,
-                                   all_variants)
-    written = write_sheets(path, deals, paper=(paper or default_paper()).lower(), mono=mono,
-                           play_page=not no_play_page)
-    click.echo(f"wrote {written.path} ({len(deals)} deal{'s' if len(deals) != 1 else ''}, "
-               f"{written.pages} pages, {written.size / 1024:.0f} KB)")
+    settings = {"paper": (paper or default_paper()).lower(), "mono": mono,
+                "play_page": not no_play_page}
+    pages = len(deals) * (1 if no_play_page else 2)
+    if to_stdout:
+        data = render_sheets(deals, **settings)
+        stream = click.get_binary_stream("stdout")
+        stream.write(data)
+        stream.flush()
+        where, size = "standard output", len(data)
+    else:
+        path = output or _default_name(keys, identity, sorted({d.seed for d in deals}),
+                                       seed_text, all_variants)
+        written = write_sheets(path, deals, force=force, **settings)
+        where, size = str(written.path), written.size
+    say(f"wrote {where} ({_count(len(deals), 'deal')}, {_count(pages, 'page')}, "
+        f"{size / 1024:.0f} KB)")
+
+
+def _is_stdout(path: str | None) -> bool:
+    """Whether ``path`` names the file standard output writes to (``/dev/stdout``)."""
+    import os
+    import sys
+    if not path:
+        return False
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 @click.command()
@@ -180,5 +261,5 @@ def printables(directory):
             raise click.FileError(str(folder), f"cannot create the folder: "
                                                f"{exc.strerror or exc}") from None
     for w in build(folder):
-        click.echo(f"wrote {w.path} ({w.pages} page{'s' if w.pages != 1 else ''}, "
+        click.echo(f"wrote {w.path} ({_count(w.pages, 'page')}, "
                    f"{w.size / 1024:.0f} KB)")

@@ -588,16 +588,37 @@ def render_sheets(positions, *, paper: str = "a4", mono: bool = False,
     return buf.getvalue()
 
 
-def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename:
-    a failure leaves either the old file or none, never half a file."""
-    target = Path(path)
+def atomic_write(path: str | os.PathLike, data: bytes, *, force: bool = False) -> Path:
+    """Write ``data`` to ``path`` safely; returns the path written.
+
+    A regular file (or a new one) is written through a temporary file in the same folder and
+    a rename: a failure (a full disk) leaves either the old file or none, never half a file.
+    A symbolic link is followed: the file it points to is replaced that way, and the link
+    stays. Something that is not a regular file (a device such as ``/dev/stdout``, a FIFO)
+    is written to directly, since it cannot be replaced. An existing file that is not a PDF
+    (it does not start with ``%PDF``) is kept unless ``force``: it is not ours to overwrite."""
+    import stat
+    given = Path(path)
+    try:
+        st = os.stat(given)
+    except (FileNotFoundError, NotADirectoryError):  # a new file (the folder is checked below)
+        st = None
+    except OSError as exc:
+        raise SheetError(f"cannot write {given}: {exc.strerror or exc} (choose another place "
+                         f"with -o)") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise SheetError(f"cannot write {given}: it is a folder; give a file name such as "
+                         f"{given / 'sheet.pdf'}")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        _write_through(given, data)
+        return given
+    # a link (or a chain of them, perhaps to a file not made yet) names the file to replace
+    target = Path(os.path.realpath(given)) if given.is_symlink() else given
+    if st is not None and not force:
+        _refuse_if_not_pdf(given, target)
     folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise SheetError(f"cannot write {target}: it is a folder; give a file name such as "
-                         f"{target / 'sheet.pdf'}")
     if not folder.is_dir():
-        raise SheetError(f"cannot write {target}: there is no folder {folder} (create it, or "
+        raise SheetError(f"cannot write {given}: there is no folder {folder} (create it, or "
                          f"choose another place with -o)")
     tmp = None
     try:
@@ -612,13 +633,37 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
         tmp = None
     except OSError as exc:
         why = exc.strerror or str(exc)
-        raise SheetError(f"cannot write {target}: {why} (choose another place with -o)") \
+        raise SheetError(f"cannot write {given}: {why} (choose another place with -o)") \
             from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    return target
+    return given
+
+
+def _write_through(path: Path, data: bytes) -> None:
+    """Write to a device or FIFO in place (it cannot be renamed over); errors say why."""
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+    except OSError as exc:
+        raise SheetError(f"cannot write {path}: {exc.strerror or exc} (choose another place "
+                         f"with -o)") from None
+
+
+def _refuse_if_not_pdf(given: Path, target: Path) -> None:
+    """A SheetError when ``target`` holds something other than a PDF (an empty file is fine)."""
+    try:
+        with open(target, "rb") as f:
+            head = f.read(4)
+    except OSError:
+        return  # unreadable: the write itself will say why, or succeed
+    if head and head != b"%PDF":
+        shown = f"{given} (a link to {target})" if given != target else str(given)
+        raise SheetError(f"{shown} exists and is not a PDF, so it was left alone: choose "
+                         f"another name with -o, or add --force to replace it")
 
 
 def _mode_for(target: Path) -> int:
@@ -631,11 +676,13 @@ def _mode_for(target: Path) -> int:
         return 0o666 & ~mask
 
 
-def write_sheets(path: str | os.PathLike, positions, **options) -> Written:
-    """Render ``positions`` (see :func:`render_sheets`) and write the PDF atomically."""
+def write_sheets(path: str | os.PathLike, positions, *, force: bool = False,
+                 **options) -> Written:
+    """Render ``positions`` (see :func:`render_sheets`) and write the PDF with
+    :func:`atomic_write` (``force`` replaces an existing file that is not a PDF)."""
     positions = list(positions)
     data = render_sheets(positions, **options)
-    target = atomic_write(path, data)
+    target = atomic_write(path, data, force=force)
     pages = len(positions) * (2 if options.get("play_page", True) else 1)
     return Written(target, pages, len(data))
 

@@ -65,6 +65,7 @@ def test_random_seed_is_shown(run, tmp_path):
     (("sheet", "klondike", "--seed", "1", "--seeds", "1-3"), "not both"),
     (("sheet", "klondike", "--seeds", "9-2"), "backwards"),
     (("sheet", "klondike", "--seeds", "one"), "1-20"),
+    (("sheet", "klondike", "--seeds", ""), "is empty"),
     (("sheet", "klondike", "--seeds", "1-5000"), "more than"),
     (("sheet", "--all-variants", "--option", "draw=1"), "one variant"),
     (("sheet", "klondike", "--seed", "1", "--option", "draw=2"), "draw"),
@@ -87,6 +88,33 @@ def test_unwritable_path(run, tmp_path):
     assert "cannot write" in err and "-o" in err and "Traceback" not in err
     code, _, err = run("sheet", "klondike", "--seed", "1", "-o", str(tmp_path))
     assert code != 0 and "Traceback" not in err
+
+
+def test_a_file_that_is_not_a_pdf_is_kept_unless_forced(run, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    code, _, err = run("sheet", "golf", "--seed", "1", "-o", str(notes))
+    assert code == 1 and "is not a PDF" in err and "--force" in err and "Traceback" not in err
+    assert notes.read_text() == "my notes"
+    code, stdout, _ = run("sheet", "golf", "--seed", "1", "-o", str(notes), "--force")
+    assert code == 0 and notes.read_bytes().startswith(b"%PDF")
+
+
+def test_one_page_is_one_page(run, tmp_path):
+    code, stdout, _ = run("sheet", "golf", "--seed", "1", "-o", str(tmp_path / "g.pdf"),
+                          "--no-play-page")
+    assert code == 0 and "(1 deal, 1 page," in stdout
+
+
+def test_dash_writes_the_pdf_to_standard_output(tmp_path):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "companion", "sheet", "golf", "--seed", "1",
+                           "-o", "-"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert done.returncode == 0
+    assert done.stdout.startswith(b"%PDF") and done.stdout.rstrip().endswith(b"%%EOF")
+    assert b"wrote standard output" in done.stderr
+    assert not list(tmp_path.iterdir())  # no file called "-"
 
 
 def test_winnable_without_verdicts(run, tmp_path, monkeypatch):
@@ -119,15 +147,41 @@ def test_winnable_with_verdicts(run, tmp_path, monkeypatch):
     monkeypatch.setattr(companion.seeds, "verdicts",
                         lambda key, directory=None: {4: "lost", 5: "won", 9: "won", 12: "won"})
     out = tmp_path / "w.pdf"
-    code, _, _ = run("sheet", "klondike", "--seeds", "1-10", "--winnable", "-o", str(out),
-                     "--no-play-page")
+    code, _, err = run("sheet", "klondike", "--seeds", "1-10", "--winnable", "-o", str(out),
+                       "--no-play-page")
     assert code == 0
     pages = _pages(out)
     assert len(pages) == 2 and "seed 5" in pages[0] and "seed 9" in pages[1]
+    # the seeds left out are named, with why
+    assert "seed 4 (proved lost)" in err and "seeds 1-3, 6-8, 10 (not in the catalogue" in err
     code, _, err = run("sheet", "klondike", "--seed", "4", "--winnable", "-o", str(out))
-    assert code == 1 and "5, 9, 12" in err
+    assert code == 1 and "seed 4 (proved lost)" in err and "5, 9, 12" in err
     code, _, err = run("sheet", "klondike", "--winnable", "--option", "draw=1", "-o", str(out))
     assert code == 2 and "default options" in err
+
+
+def test_winnable_seeds_outside_the_catalogue(run, tmp_path, monkeypatch):
+    import companion.seeds
+    monkeypatch.setattr(companion.seeds, "verdicts",
+                        lambda key, directory=None: {s: "won" for s in range(1, 101)})
+    out = tmp_path / "w.pdf"
+    code, _, err = run("sheet", "klondike", "--seed", "500", "--winnable", "-o", str(out))
+    assert code == 1 and not out.exists()
+    assert "seed 500 (not in the catalogue: seeds/klondike.tsv covers seeds 1-100)" in err
+    code, _, err = run("sheet", "klondike", "--seeds", "99-102", "--winnable", "-o", str(out))
+    assert code == 0 and len(_pages(out)) == 4
+    assert "skipped seeds 101-102 (not in the catalogue" in err
+
+
+def test_winnable_alone_prints_one_sheet(run, tmp_path, monkeypatch):
+    import companion.seeds
+    monkeypatch.setattr(companion.seeds, "verdicts",
+                        lambda key, directory=None: {4: "lost", 5: "won", 9: "won"})
+    out = tmp_path / "w.pdf"
+    code, stdout, _ = run("sheet", "klondike", "--winnable", "-o", str(out), "--no-play-page")
+    assert code == 0 and "chosen at random from the 2 seeds proved winnable" in stdout
+    [page] = _pages(out)
+    assert "seed 5" in page or "seed 9" in page
 
 
 def test_printables_into_a_folder(run, tmp_path):

@@ -192,7 +192,7 @@ def test_every_variant_says_how_to_deal(key):
 
 def test_write_is_atomic(tmp_path, monkeypatch):
     target = tmp_path / "sheet.pdf"
-    target.write_bytes(b"old")
+    target.write_bytes(b"%PDF old")
 
     def broken(src, dst):
         raise OSError(28, "No space left on device")
@@ -200,7 +200,7 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(SheetError, match="No space left"):
         write_sheets(target, [deal("klondike", 1)], date=DATE)
-    assert target.read_bytes() == b"old"
+    assert target.read_bytes() == b"%PDF old"
     assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
 
 
@@ -219,7 +219,7 @@ def test_written_file_gets_the_usual_permissions(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / "new.pdf").stat().st_mode & 0o777 == 0o644
-    (tmp_path / "kept.pdf").write_bytes(b"old")
+    (tmp_path / "kept.pdf").write_bytes(b"%PDF old")
     (tmp_path / "kept.pdf").chmod(0o640)
     atomic_write(tmp_path / "kept.pdf", b"new")
     assert (tmp_path / "kept.pdf").stat().st_mode & 0o777 == 0o640
@@ -227,11 +227,60 @@ def test_written_file_gets_the_usual_permissions(tmp_path):
 
 def test_write_replaces_the_file_whole(tmp_path):
     target = tmp_path / "sheet.pdf"
-    target.write_bytes(b"old")
+    target.write_bytes(b"%PDF-1.4 an older sheet")
     written = write_sheets(target, [deal("klondike", 1)], date=DATE)
     assert target.read_bytes().startswith(b"%PDF") and written.size == target.stat().st_size
     assert written.pages == 2
     assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
+
+
+def test_a_link_is_written_through_and_stays_a_link(tmp_path):
+    (tmp_path / "real.pdf").write_bytes(b"%PDF old")
+    (tmp_path / "link.pdf").symlink_to("real.pdf")
+    (tmp_path / "new-link.pdf").symlink_to("made.pdf")  # a link to a file not made yet
+    atomic_write(tmp_path / "link.pdf", b"%PDF new")
+    atomic_write(tmp_path / "new-link.pdf", b"%PDF made")
+    assert (tmp_path / "link.pdf").is_symlink() and (tmp_path / "new-link.pdf").is_symlink()
+    assert (tmp_path / "real.pdf").read_bytes() == b"%PDF new"
+    assert (tmp_path / "made.pdf").read_bytes() == b"%PDF made"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.pdf", "made.pdf",
+                                                          "new-link.pdf", "real.pdf"]
+
+
+def test_a_file_that_is_not_a_pdf_is_left_alone(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    (tmp_path / "link.pdf").symlink_to("notes.txt")
+    for path in (notes, tmp_path / "link.pdf"):
+        with pytest.raises(SheetError, match=r"is not a PDF.*--force"):
+            atomic_write(path, b"%PDF new")
+    assert notes.read_text() == "my notes\n"
+    (tmp_path / "empty.pdf").write_bytes(b"")  # nothing to lose
+    atomic_write(tmp_path / "empty.pdf", b"%PDF new")
+    atomic_write(notes, b"%PDF new", force=True)
+    assert notes.read_bytes() == b"%PDF new"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_is_written_in_place(tmp_path):
+    import threading
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    atomic_write(fifo, b"%PDF through a pipe")
+    reader.join(10)
+    assert got == [b"%PDF through a pipe"]
+    assert fifo.is_fifo()  # not replaced by a file
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_device_says_so_and_stays_a_device():
+    import stat
+    with pytest.raises(SheetError, match="No space left on device"):
+        atomic_write("/dev/full", b"%PDF" + b"x" * 100_000)
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
 def test_unwritable_paths_say_why(tmp_path):
