@@ -360,12 +360,20 @@ def games(variant_filter, db, as_json):
         table.append((str(r.id), _cell(r.name or ""), _cell(_identity(r)), _cell(r.deal_text),
                       local_time(r.started_at), str(r.moves), r.status))
     _echo_table(table, right={0, 5})
-    with _store(db, create=False) as store:
-        for r in rows:
-            if r.problem:
-                click.echo(store_text := r.damaged_text(store.path), err=True) if False else \
-                    click.echo(f"Game {r.id} is damaged: {r.problem}. It cannot be shown, "
-                               f"resumed or exported.", err=True)
+    for r in rows:
+        if r.problem:
+            click.echo(f"Game {r.id} is damaged: {r.problem}. It cannot be shown, resumed or "
+                       f"exported; the others are not affected.", err=True)
+
+
+NAME_CELL = 30
+"""The widest a name (or other free text) is shown in the `games` table."""
+
+
+def _cell(text: str, width: int = NAME_CELL) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def _echo_table(rows, right=frozenset()) -> None:
@@ -384,7 +392,7 @@ def _load_game(game_id, db):
     return game.row, game.variant, game.start, game.entries
 
 
-def _positions(start, entries):
+def _positions(start, entries, game_id: int | None = None):
     """Yield (move number, entries so far, position) after each move and its reveals."""
     from ..errors import CompanionError
     from ..record import StoreError
@@ -395,8 +403,10 @@ def _positions(start, entries):
         try:
             pos.play(text)
         except CompanionError as exc:
-            raise StoreError(f"stored move {n} ({text}) does not replay: "
-                             f"{getattr(exc, 'reason', None) or exc}") from None
+            game = f"game {game_id}: " if game_id is not None else ""
+            raise StoreError(f"{game}stored move {n} ({text}) does not replay: "
+                             f"{getattr(exc, 'reason', None) or exc}. The stored game is "
+                             f"damaged; `companion games` lists the others.") from None
         if "=" not in text:
             number += 1
         nxt = entries[n] if n < len(entries) else None
@@ -467,7 +477,7 @@ def show(game_id, at, db, as_json):
     """
     from ..record.store import local_time
     row, v, start, entries = _load_game(game_id, db)
-    steps = list(_positions(start, entries))
+    steps = list(_positions(start, entries, game_id))
     total = steps[-1][0]
     if at is not None and at > total:
         raise click.BadParameter(f"game {game_id} has {total} moves: give --at 0 to {total}",
@@ -529,9 +539,9 @@ def replay(game_id, db, as_json, step):
     if as_json:
         echo_json({"game": _row_json(row, v), "steps": [
             {"move": n, "entries": entries[:k], "position": p.to_json()}
-            for n, k, p in _positions(start, entries)]})
+            for n, k, p in _positions(start, entries, game_id)]})
         return
-    steps = list(_positions(start, entries))
+    steps = list(_positions(start, entries, game_id))
     moves = _numbered(entries)
     if step is None:
         step = sys.stdin.isatty() and sys.stdout.isatty()
@@ -592,6 +602,12 @@ def stats(variant, db, as_json):
     if path.exists():
         with _store(db, create=False) as store:
             rows = store.games(variant)
+    damaged = [r for r in rows if r.problem]
+    rows = [r for r in rows if not r.problem]
+    if damaged:
+        ids = ", ".join(str(r.id) for r in damaged)
+        click.echo(f"Not counted: game{'s' if len(damaged) != 1 else ''} {ids}, damaged "
+                   f"(`companion games` says what is wrong).", err=True)
     table: dict[str, dict] = {}
     for r in rows:
         t = table.setdefault(r.variant, {"variant": r.variant, "games": 0, "won": 0,
@@ -642,14 +658,17 @@ def export(game_id, output, db):
       companion export 3
       companion export 3 -o sunday.txt
     """
+    from ..record import StoreError
     from ..record.format import game_headers, write_record
+    from ..record.games import load_game
     with _store(db, create=False) as store:
-        row = store.game(game_id)
-        entries = [t for t, _ in store.moves(game_id)]
-    v = _variant_of(row)
-    if row.phase == "setup":
-        raise click.ClickException(f"game {game_id} is still being set up (its layout is not "
-                                   f"typed in yet): `companion resume {game_id}` goes on")
+        game = load_game(store, game_id)
+    row, v, entries = game.row, game.variant, game.entries
+    try:
+        game.position()   # a record that would not import is not written
+    except StoreError as exc:
+        raise StoreError(f"{exc}. Game {game_id} was not exported: its record would not "
+                         f"import.") from None
     comments: dict[int, list[str]] = {}
     for note in row.notes:
         comments.setdefault(int(note["ply"]), []).append(note["text"])
@@ -658,7 +677,7 @@ def export(game_id, output, db):
         click.echo(text, nl=False)
         return
     _write_atomic(output, text)
-    click.echo(f"Game {game_id} written to {output} ({row.moves} moves).", err=True)
+    click.echo(f"Game {game_id} written to {output} ({_plural(row.moves, 'move')}).", err=True)
 
 
 def _write_atomic(path: str, text: str) -> None:
@@ -732,7 +751,7 @@ def import_cmd(record_file, db, as_json):
         echo_json({"game": gid, "variant": game.variant, "seed": game.seed, "moves": moves,
                    "result": game.result, "db": path})
         return
-    click.echo(f"Imported {record_file} as game {gid} ({game.variant}, {moves} moves, "
+    click.echo(f"Imported {record_file} as game {gid} ({game.variant}, {_plural(moves, 'move')}, "
                f"{game.result or 'in progress'}) into {path}.")
 
 
@@ -825,24 +844,74 @@ def verify(variant, seed, layout_file, photo, options, as_json):
         inferred = report.get("inferred", [])
         for u in inferred:
             click.echo(d.text(u["text"]))
-        n = len(report["mismatches"]) + len(report["problems"])
-        if ok:
-            click.echo(f"The layout matches seed {seed}: all {report['checked']} cards checked "
-                       f"are where the deal puts them" + (
-                           f" ({len(inferred)} of them inferred from the rules, named above: "
-                           f"check {'it' if len(inferred) == 1 else 'them'} on the table)."
-                           if inferred else "."))
-        elif n:
-            click.echo(f"The layout does NOT match seed {seed}: {n} difference"
-                       f"{'s' if n != 1 else ''} in {report['checked']} cards checked. Put "
-                       f"{'them' if n != 1 else 'it'} right before you play (the recorder "
-                       f"follows the seeded deal).")
-        else:
-            click.echo(f"Incomplete: {report['checked']} cards checked and they match, but "
-                       + ("not every card could be read from the photo: check the cards "
-                          "named above on the table." if photo else
-                          "not every pile was typed in."))
+        for line in _verdict(report, v.key, seed, photo):
+            click.echo(line)
     click.get_current_context().exit(0 if ok else 1)
+
+
+def _verdict(report, variant, seed, photo) -> list[str]:
+    """The verdict of `verify`, after the lines listed: what differs, counted as listed (cards
+    out of place, cards read beyond the deal's piles or outside them, piles not as dealt),
+    how many cards were checked (of how many read in a photo), and where most of a photo's
+    cards lie beyond the layout or most cards checked differ, the likelier mistake: another
+    game, or another seed."""
+    checked, seed_text = report["checked"], f"seed {seed}"
+    if report["ok"]:
+        inferred = report.get("inferred", [])
+        return [f"The layout matches {seed_text}: all {_n(checked, 'card')} checked are where "
+                f"the deal puts them" + (
+                    f" ({len(inferred)} of them inferred from the rules, named above: check "
+                    f"{'it' if len(inferred) == 1 else 'them'} on the table)." if inferred
+                    else ".")]
+    source = "from the photo" if photo else "typed in"
+    if checked == 0 and not report["mismatches"] and not report["problems"]:
+        return [f"Nothing was checked: no card {'could be read with confidence ' if photo else 'was '}"
+                f"{source}. " + ("Photograph the layout from above, in even light, with the "
+                                 "card corners in view, or type it: `companion verify "
+                                 f"{variant} --seed {seed}`." if photo else
+                                 "Type the face-up cards pile by pile, bottom to top (`companion "
+                                 f"verify {variant} --seed {seed}` asks for them), or give "
+                                 "--layout FILE or --photo PHOTO.")]
+    read = report.get("read")
+    of = f" of the {_n(read, 'card')} read" if read is not None else ""
+    mis = len(report["mismatches"])
+    extra = report.get("extra", {})
+    n_extra = sum(len(v) for v in extra.values())
+    unplaced = len(report.get("unplaced", []))
+    others = len(report["problems"]) - len(extra) - (1 if unplaced else 0)
+    parts = []
+    if mis:
+        parts.append(f"{_n(mis, 'card')} not where the deal puts {'it' if mis == 1 else 'them'}")
+    if n_extra:
+        parts.append(f"{_n(n_extra, 'card')} read beyond the face-up cards the deal puts in "
+                     f"{_n(len(extra), 'pile')}")
+    if unplaced:
+        parts.append(f"{_n(unplaced, 'card')} read outside the piles")
+    if others:
+        parts.append(f"{_n(others, 'pile')} not as dealt")
+    if not parts:
+        return [f"Incomplete: the {_n(checked, 'card')} checked{of} are where the deal puts "
+                f"them, but " + ("not every card could be read from the photo: check the cards "
+                                 "named above on the table." if photo else
+                                 "not every pile was typed in.")]
+    out = [f"The layout does NOT match {seed_text}: " + "; ".join(parts)
+           + f" ({_n(checked, 'card')} checked against the deal{of}). Put "
+           f"{'it' if mis + n_extra + unplaced + others == 1 else 'them'} right before you play "
+           f"(the recorder follows the seeded deal)."]
+    beyond = n_extra + unplaced
+    if photo and beyond >= 3 and beyond > checked:
+        out.append(f"Most of the cards read ({beyond} of {read}) lie beyond the layout {variant} "
+                   f"deals: is the photo of another game? Check the variant and --seed "
+                   f"(`companion scan PHOTO` shows what was read, and names the game where a "
+                   f"setup sheet's QR code is in view).")
+    elif mis >= 3 and 2 * mis > checked:
+        out.append(f"Most of the cards checked differ from {seed_text}: is the layout another "
+                   f"deal? Check --seed (and the variant).")
+    return out
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'s' if k != 1 else ''}"
 
 
 def _type_layout(entry, deal_pos, as_json) -> bool:

@@ -42,8 +42,18 @@ class StoredGame:
 
 
 def variant_of(row):
+    """The game's variant, with its options; a StoreError when this companion cannot rebuild
+    the game (an unknown variant or option, a deal version it does not deal)."""
     from ..errors import VariantError
-    from ..rules import load_variant
+    from ..rules import DEAL_VERSION, load_variant
+    if row.deal_version != DEAL_VERSION:
+        newer = isinstance(row.deal_version, int) and row.deal_version > DEAL_VERSION
+        raise StoreError(
+            f"game {row.id} was recorded with deal version {row.deal_version}, and this "
+            f"companion deals version {DEAL_VERSION}: its deal could differ here, so it is not "
+            f"opened. " + ("Upgrade companion (pip install -U companion) to open it."
+                           if newer else "The stored game is damaged or from an unknown "
+                           "companion; `companion games` lists the others."))
     try:
         return load_variant(row.variant, row.options)
     except VariantError as exc:

@@ -138,6 +138,9 @@ class GameRow:
     entries: int = 0
     """Moves and reveals: the rows of the game's move list."""
     notes: list = field(default_factory=list)
+    problem: str | None = None
+    """What is wrong with the stored row (unreadable options, an impossible seed), or None:
+    such a game is listed, flagged, and refused by the commands that open it."""
 
     @property
     def physical(self) -> bool:
@@ -145,6 +148,8 @@ class GameRow:
 
     @property
     def status(self) -> str:
+        if self.problem:
+            return "damaged"
         if self.result:
             return self.result
         return "setting up" if self.phase == "setup" else "in progress"
@@ -152,6 +157,11 @@ class GameRow:
     @property
     def deal_text(self) -> str:
         return "physical" if self.seed is None else str(self.seed)
+
+    def damaged_text(self, path: str) -> str:
+        return (f"game {self.id} in {path} is damaged: {self.problem}. It cannot be shown, "
+                f"resumed or exported; the other games are not affected (`companion games` "
+                f"lists them).")
 
 
 _GAME_COLUMNS = ("id, name, variant, options, seed, deal_version, start, phase, started_at, "
@@ -420,6 +430,8 @@ class Store:
             raise StoreError(f"no game {game_id} in {self.path}: {hint} "
                              f"(`companion games` lists them)")
         row = rows[0]
+        if row.problem:
+            raise StoreError(row.damaged_text(self.path))
         row.notes = [
             {"ply": p, "kind": k, "text": t, "at": a}
             for p, k, t, a in self._read(
@@ -439,17 +451,24 @@ class Store:
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.reveal = 0), "
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
             f"FROM games g {where} ORDER BY g.id", args)
+        from ..rules.deal import MAX_SEED
         out = []
         for r in rows:
+            problem = None
             try:
                 options = json.loads(r[3]) if r[3] else {}
                 if not isinstance(options, dict):
                     raise ValueError("options are not an object")
-            except ValueError as exc:
-                raise StoreError(self._damaged_text(f"game {r[0]} has unreadable options: {exc}")
-                                 ) from None
+            except (ValueError, TypeError) as exc:
+                options, problem = {}, f"its stored options are unreadable ({exc})"
+            seed = r[4]
+            if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
+                problem = problem or (f"its stored seed {seed!r} is not a seed (a whole number "
+                                      f"from 0 to {MAX_SEED})")
+            if not isinstance(r[2], str) or not isinstance(r[5], int):
+                problem = problem or "its variant or deal version is unreadable"
             out.append(GameRow(r[0], r[1], r[2], options, *r[4:14], moves=r[14],
-                               entries=r[15]))
+                               entries=r[15], problem=problem))
         return out
 
     def moves(self, game_id: int) -> list[tuple[str, bool]]:
