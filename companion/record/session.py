@@ -228,10 +228,13 @@ class Session:
         key = line.lower()
         if self._confirm_resign:
             self._confirm_resign = False
-            if key == "resign":
+            if key in ("resign", "yes", "y"):
                 return self._resign()
-            if key in ("n", "no"):
+            if key in ("n", "no", ""):
                 return self._reply(True, "resign", "Not resigned: play on.")
+            reply = self.handle(line)   # a move or a command: play on with it
+            reply.lines.insert(0, "Not resigned.")
+            return reply
         try:
             if key.split(" ", 1)[0] == "scan":
                 return self._scan(line[4:].strip())
@@ -389,7 +392,7 @@ class Session:
                                    "it, `undo` takes back moves.")
             self._confirm_resign = True
             return self._reply(True, "resign", "Resign this game? It is then closed for good. "
-                               "Type `resign` again to confirm, anything else to play on.")
+                               "Type `resign` (or yes) to confirm; no, or a move, plays on.")
         if cmd == "start":
             return self._reply(False, "refused", "The game has started already.")
         if self.pending:
@@ -641,7 +644,8 @@ class Session:
             except StoreError as exc:
                 return self._reply(False, "store-error", str(exc), "Not resigned.")
         self.phase = ENDED
-        return self._reply(True, "resign", f"Resigned after {self.move_count} moves.",
+        n = self.move_count
+        return self._reply(True, "resign", f"Resigned after {n} move{'s' if n != 1 else ''}.",
                            done=True)
 
     # ------------------------------------------------------------------ reveals (physical)

@@ -149,10 +149,23 @@ def test_quit_ends_the_session_and_later_lines_are_refused():
 def test_resign_asks_for_confirmation(store):
     s = seeded(store=store)
     r = s.handle("resign")
-    assert r.ok and not r.done and "again to confirm" in r.text
-    assert s.handle("t1 t7").move == "t1 t7"  # anything else plays on
+    assert r.ok and not r.done and "Type `resign` (or yes) to confirm" in r.text
+    r = s.handle("t1 t7")  # a move plays on
+    assert r.move == "t1 t7" and r.lines[0] == "Not resigned."
+    s.handle("resign")
+    r = s.handle("no")
+    assert r.ok and "Not resigned" in r.text and s.phase == "play"
     s.handle("resign")
     assert s.handle("resign").done
+    assert store.game(s.game_id).result == "resigned"
+
+
+@pytest.mark.parametrize("answer", ["yes", "y", "YES"])
+def test_yes_confirms_a_resignation(store, answer):
+    s = seeded(store=store)
+    s.handle("resign")
+    r = s.handle(answer)
+    assert r.ok and r.done and "Resigned after 0 moves." in r.text
     assert store.game(s.game_id).result == "resigned"
 
 
