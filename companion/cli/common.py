@@ -169,9 +169,11 @@ def load_variant_or_fail(key: str, options: dict):
 
 
 def read_position(path: str, variant_key: str | None, options: dict,
-                  param_hint: str = "--position"):
+                  param_hint: str = "--position", *, validate: bool = False):
     """A position from a JSON file (defensively: size, JSON, shape, variant); errors name
-    ``param_hint``, the option the file was given with."""
+    ``param_hint``, the option the file was given with. With ``validate`` the position must
+    also be a possible one (the rules' ``Position.validate``: every card accounted for, none
+    more often than the decks hold it)."""
     from ..errors import PositionError
     from ..rules import Position
     p = Path(path)
@@ -183,6 +185,9 @@ def read_position(path: str, variant_key: str | None, options: dict,
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise click.BadParameter(f"no file {path}", param_hint=param_hint) from None
+    except RecursionError:
+        raise click.BadParameter(f"{path} is not a JSON position: it is nested too deeply",
+                                 param_hint=param_hint) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise click.BadParameter(f"{path} is not a readable JSON position: {exc}",
                                  param_hint=param_hint) from None
@@ -190,12 +195,19 @@ def read_position(path: str, variant_key: str | None, options: dict,
         data = {**data, "options": {**(data.get("options") or {}), **options}}
     try:
         pos = Position.from_json(data)
-    except PositionError as exc:
-        raise click.BadParameter(f"{path}: {exc}", param_hint=param_hint) from None
+    except (PositionError, RecursionError) as exc:
+        raise click.BadParameter(display().text(f"{path}: {exc}"),
+                                 param_hint=param_hint) from None
     if variant_key is not None and pos.variant.key != variant_key:
         raise click.BadParameter(
             f"{path} holds a {pos.variant.key} position, not {variant_key}",
             param_hint=param_hint)
+    if validate:
+        try:
+            Position.from_json(data, validate=True)
+        except PositionError as exc:
+            raise click.BadParameter(display().text(f"{path}: {exc}"),
+                                     param_hint=param_hint) from None
     return pos
 
 
@@ -204,7 +216,7 @@ def start_position(variant_key: str, seed: int | None, position: str | None, opt
     if position is not None and seed is not None:
         raise click.UsageError("give either --seed or --position, not both")
     if position is not None:
-        return read_position(position, variant_key, options)
+        return read_position(position, variant_key, options, validate=True)
     if seed is None:
         raise click.UsageError("say which deal: --seed N (a seeded deal) or --position FILE")
     return Position.deal(load_variant_or_fail(variant_key, options), seed)

@@ -19,6 +19,7 @@ from ..errors import (
     InvalidCardError,
     InvalidMoveError,
     PositionError,
+    VariantError,
 )
 from .deal import DEAL_VERSION, dealt, fingerprint, lay_out
 from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw
@@ -413,47 +414,97 @@ class Position:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Position:
-        """Parse the JSON form defensively; a PositionError names what is wrong."""
+    def from_json(cls, data: dict, *, validate: bool = False) -> Position:
+        """Parse the JSON form defensively; a PositionError names the field that is wrong.
+
+        With ``validate`` the position must also be a possible one (:meth:`validate`): every
+        card as often as the decks hold it, every card of the deck(s) accounted for."""
         from .variant import find_variant
         if not isinstance(data, dict):
             raise PositionError("a position must be a JSON object with 'variant' and 'piles'")
+        if "variant" not in data or "piles" not in data:
+            missing = "variant" if "variant" not in data else "piles"
+            raise PositionError(f"the position has no {missing!r} entry (`companion deal "
+                                f"klondike --seed 1 --json` shows the form)")
+        if not isinstance(data["variant"], str):
+            raise PositionError(f"'variant' must be a variant's name such as \"klondike\", "
+                                f"not {_shown(data['variant'])}")
+        options = data.get("options")
+        if options is not None and not isinstance(options, dict):
+            raise PositionError(f"'options' must be an object of option name → value, such as "
+                                f"{{\"draw\": 1}}, not {_shown(options)}")
         try:
-            key = find_variant(str(data["variant"]))
-            v = load_variant(key, dict(data.get("options") or {}))
-            eng = v.engine()
-            raw_piles = data["piles"]
-            if not isinstance(raw_piles, dict):
-                raise PositionError("'piles' must be an object of pile name → {cards, face_down}")
-            unknown = set(raw_piles) - set(eng.names)
-            if unknown:
-                raise PositionError(f"no pile {sorted(unknown)[0]!r} in {v.name}; its piles are "
-                                    + _name_ranges(eng.names))
-            piles, down = [], []
-            for name in eng.names:
-                entry = raw_piles.get(name, {"cards": [], "face_down": 0})
-                cards = [code_from_json(str(c).upper()) for c in entry.get("cards", [])]
-                fd = entry.get("face_down", 0)
-                if not isinstance(fd, int) or not 0 <= fd <= len(cards):
-                    raise PositionError(f"{name}: face_down must be 0..{len(cards)}, not {fd!r}")
-                piles.append(cards)
-                down.append(fd)
-            state = data.get("state") or {}
-            seed = data.get("seed")
-            if seed is not None and not isinstance(seed, int):
-                raise PositionError(f"seed must be a whole number or null, not {seed!r}")
-            dv = data.get("deal_version", DEAL_VERSION)
-            if dv != DEAL_VERSION:
-                raise PositionError(f"this position uses deal version {dv}; this companion "
-                                    f"deals version {DEAL_VERSION}")
-            pos = cls(eng, piles, down, pass_no=int(state.get("pass", 1)),
-                      idle=bool(state.get("idle", False)), seed=seed)
-        except KeyError as exc:
-            raise PositionError(f"the position has no {exc.args[0]!r} entry") from None
-        except (TypeError, AttributeError, ValueError) as exc:
-            if isinstance(exc, PositionError):
-                raise
-            raise PositionError(f"the position is malformed: {exc}") from None
+            v = load_variant(find_variant(data["variant"]), dict(options or {}))
+        except VariantError as exc:
+            raise PositionError(str(exc)) from None
+        eng = v.engine()
+        raw_piles = data["piles"]
+        if not isinstance(raw_piles, dict):
+            raise PositionError("'piles' must be an object of pile name → {\"cards\": [...], "
+                                "\"face_down\": N}, not " + _shown(raw_piles))
+        unknown = set(raw_piles) - set(eng.names)
+        if unknown:
+            raise PositionError(f"no pile {sorted(unknown)[0]!r} in {v.name}; its piles are "
+                                + _name_ranges(eng.names))
+        piles, down = [], []
+        for name in eng.names:
+            entry = raw_piles.get(name, {"cards": [], "face_down": 0})
+            if not isinstance(entry, dict):
+                raise PositionError(f"pile {name} must be an object such as {{\"cards\": "
+                                    f"[\"7H\"], \"face_down\": 0}}, not {_shown(entry)}")
+            raw_cards = entry.get("cards", [])
+            if not isinstance(raw_cards, list):
+                raise PositionError(f"pile {name}: 'cards' must be a list of card codes such as "
+                                    f"[\"??\", \"7H\"] (bottom to top), not "
+                                    f"{_shown(raw_cards)}")
+            cards = []
+            for c in raw_cards:
+                if not isinstance(c, str):
+                    raise PositionError(f"pile {name}: {_shown(c)} is not a card code: expected "
+                                        f"e.g. \"AS\", \"TH\", \"7C\", or \"??\" for a card "
+                                        f"not seen yet")
+                try:
+                    cards.append(code_from_json(c.strip().upper()))
+                except InvalidCardError as exc:
+                    raise PositionError(f"pile {name}: {exc} (\"??\" for a card not seen "
+                                        f"yet)") from None
+            fd = entry.get("face_down", 0)
+            if type(fd) is not int or not 0 <= fd <= len(cards):
+                raise PositionError(f"pile {name}: 'face_down' must be a whole number from 0 to "
+                                    f"{len(cards)} (its cards), not {_shown(fd)}")
+            piles.append(cards)
+            down.append(fd)
+        state = data.get("state")
+        if state is None:
+            state = {}
+        if not isinstance(state, dict):
+            raise PositionError(f"'state' must be an object such as {{\"pass\": 1, \"idle\": "
+                                f"false}}, not {_shown(state)}")
+        pass_no = state.get("pass", 1)
+        if type(pass_no) is not int or pass_no < 1:
+            raise PositionError(f"'state.pass' must be a whole number from 1 (the first pass "
+                                f"through the stock), not {_shown(pass_no)}")
+        idle = state.get("idle", False)
+        if type(idle) is not bool:
+            raise PositionError(f"'state.idle' must be true or false, not {_shown(idle)}")
+        seed = data.get("seed")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**32):
+            raise PositionError(f"'seed' must be a whole number from 0 to {2**32 - 1}, or null "
+                                f"for a deck shuffled by hand, not {_shown(seed)}")
+        dv = data.get("deal_version", DEAL_VERSION)
+        if dv != DEAL_VERSION:
+            raise PositionError(f"this position uses deal version {_shown(dv)}; this companion "
+                                f"deals version {DEAL_VERSION}")
+        pos = cls(eng, piles, down, pass_no=pass_no, idle=idle, seed=seed)
+        if validate:
+            problems = pos.problems()
+            absent = [n for n in eng.names if n not in raw_piles and n not in _MAY_OMIT
+                      and not n.startswith("f")]
+            if problems and absent:
+                problems.append("the file has no entry for pile"
+                                + ("s " if len(absent) > 1 else " ") + _name_ranges(absent))
+            if problems:
+                raise PositionError(_cannot_be(v, problems))
         return pos
 
     def fingerprint(self) -> str:
@@ -487,6 +538,81 @@ class Position:
 
     def is_valid(self) -> bool:
         return self.status() == Status.VALID
+
+    def problems(self) -> list[str]:
+        """What makes this position impossible, one sentence each (empty when it is a possible
+        one): a card not in the variant's deck, a card more often than the decks hold it,
+        cards missing or too many, face-down counts, a pile over its limit, a foundation out
+        of order, a pass beyond the variant's last."""
+        v = self.variant
+        eng = self.engine
+        names = eng.names
+        out: list[str] = []
+        where: dict[int, list[str]] = {}
+        unknown = 0
+        for i, p in enumerate(self.piles):
+            for c in p:
+                if c == UNKNOWN:
+                    unknown += 1
+                else:
+                    where.setdefault(c, []).append(names[i])
+        foreign = [c for c in where if CARDS[c].rank not in v.rank_values]
+        if foreign:
+            out.append(_cards_list(foreign, where) + (" are" if len(foreign) > 1 else " is")
+                       + f" not in {v.name}'s deck ({_deck_text(v)})")
+        copies = "one" if v.decks == 1 else "two" if v.decks == 2 else str(v.decks)
+        for c in sorted(where):
+            n = len(where[c])
+            if c not in foreign and n > v.decks:
+                times = {2: "twice", 3: "three times"}.get(n, f"{n} times")
+                out.append(f"{code_text(c)} is there {times} (in {', '.join(where[c])}), but "
+                           f"{'the deck holds' if v.decks == 1 else f'the {copies} decks hold'}"
+                           f" only {copies}")
+        deck = self.unseen()
+        missing = sorted(c for c in deck for _ in range(deck[c]))
+        total = sum(len(p) for p in self.piles)
+        if unknown == 0 and missing:
+            shown = [code_text(c) for c in missing[:12]]
+            more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+            out.append(f"{_count(len(missing), 'card')} of the deck "
+                       f"{'is' if len(missing) == 1 else 'are'} in no pile: "
+                       + ", ".join(shown) + more)
+        elif unknown and total != v.deck_size:
+            out.append(f"the piles hold {_count(total, 'card')} ({unknown} not seen yet, as "
+                       f"??), but {v.name} is played with {v.deck_size}")
+        for i, p in enumerate(self.piles):
+            if not 0 <= self.down[i] <= len(p):
+                out.append(f"{names[i]} has {self.down[i]} face down but "
+                           f"{_count(len(p), 'card')}")
+        if eng.tmax:
+            for i in eng.T:
+                if len(self.piles[i]) > eng.tmax:
+                    out.append(f"{names[i]} holds {_count(len(self.piles[i]), 'card')}; a pile "
+                               f"of {v.name} holds at most {eng.tmax}")
+        if not eng.complete_runs and not eng.pairs:  # a pairs game's f is its discards
+            for f in eng.F:
+                p = self.piles[f]
+                if UNKNOWN in p:  # a card not named yet (a physical deal's aces): unknowable
+                    continue
+                bad = next((k for k, c in enumerate(p) if not (
+                    c in eng.f_base[f] if k == 0 else c in eng.f_on[f][p[k - 1]])), None)
+                if bad is not None:
+                    what = "start" if bad == 0 else f"go on {code_text(p[bad - 1])}"
+                    out.append(f"{code_text(p[bad])} cannot {what} in foundation {names[f]}")
+                elif len(p) > eng.f_max[f]:
+                    out.append(f"foundation {names[f]} holds {len(p)} cards, at most "
+                               f"{eng.f_max[f]}")
+        if eng.S >= 0 and eng.passes and self.pass_no > eng.passes:
+            out.append(f"state.pass is {self.pass_no}, but this {v.name} allows "
+                       f"{eng.passes} pass{'es' if eng.passes != 1 else ''} through the stock")
+        return out
+
+    def validate(self) -> None:
+        """Raise a PositionError naming what makes this position impossible (see
+        :meth:`problems`); a position loaded from a file is checked so before it is used."""
+        problems = self.problems()
+        if problems:
+            raise PositionError(_cannot_be(self.variant, problems))
 
     def text(self, symbols: bool = True) -> str:
         """One line per pile: ``t3: ## ## 9♣ 8♥`` (``##`` face down)."""
@@ -527,6 +653,45 @@ class LegalMoves:
 
     def __repr__(self) -> str:
         return "<LegalMoves: " + ", ".join(str(m) for m in self) + ">"
+
+
+_MAY_OMIT = frozenset({"w", "x"})
+"""Piles a hand-written position may leave out when they are empty (foundations too)."""
+
+
+def _shown(value) -> str:
+    """A JSON value as the file has it, shortened: for messages about bad fields."""
+    import json
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _cards_list(codes, where) -> str:
+    return ", ".join(f"{code_text(c)} (in {', '.join(sorted(set(where[c])))})"
+                     for c in sorted(codes))
+
+
+def _deck_text(v: Variant) -> str:
+    ranks = v.rank_values
+    if ranks == tuple(range(1, 14)):
+        span = "A to K"
+    else:
+        from ..cards import RANK_TEXT
+        span = ", ".join(RANK_TEXT[r] for r in ranks)
+    return f"{v.deck_size} cards: {span}" + (f", {v.decks} decks" if v.decks > 1 else "")
+
+
+def _cannot_be(v: Variant, problems: list[str]) -> str:
+    return (f"this {v.name} position cannot be: " + "; ".join(problems)
+            + ". Every card of the deck must be in exactly one place (?? for a card not seen "
+              "yet); `companion deal " + v.key + " --seed 1 --json` shows a whole position")
 
 
 def _name_ranges(names) -> str:

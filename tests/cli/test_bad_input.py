@@ -4,7 +4,7 @@ that cannot be) is refused with a sentence that names it, never with a traceback
 from __future__ import annotations
 
 import io
-import json  # noqa: F401  (positions below)
+import json
 import sys
 
 import pytest
@@ -45,3 +45,61 @@ def test_numbers_that_are_not_finite_are_usage_errors(run, args, tmp_path):
     assert code == 2 and out == ""
     assert "is not a number: use a finite number such as" in err
     assert not (tmp_path / "s.jsonl").exists()
+
+
+def _position_file(tmp_path, mangle, variant="klondike", seed=1):
+    from companion.rules import deal
+    data = deal(variant, seed).to_json()
+    mangle(data)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+COMMANDS = {"moves": [], "check": ["s"], "solve": ["--nodes", "100"],
+            "hint": ["--samples", "2", "--timeout", "0.2"]}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_position_with_a_card_twice_is_refused_naming_it_and_the_one_missing(
+        run, tmp_path, command):
+    path = _position_file(tmp_path, lambda d: d["piles"]["t1"].update(cards=["6H"]))
+    code, out, err = run("--ascii", command, "klondike", "--position", path,
+                         *COMMANDS[command])
+    assert code == 2 and out == ""
+    assert "6h is there twice (in t1, t2), but the deck holds only one" in err
+    assert "1 card of the deck is in no pile: 7h" in err
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_position_without_a_pile_is_refused_naming_its_cards(run, tmp_path, command):
+    path = _position_file(tmp_path, lambda d: d["piles"].pop("t7"))
+    code, _, err = run(command, "klondike", "--position", path, *COMMANDS[command])
+    assert code == 2
+    assert "7 cards of the deck are in no pile: 3♠, K♠, 10♥, J♥, 4♦, 8♣, 10♣" in err
+    assert "the file has no entry for pile t7" in err
+
+
+@pytest.mark.parametrize(("mangle", "words"), [
+    (lambda d: d["piles"]["t1"].update(cards=None), "pile t1: 'cards' must be a list of card"),
+    (lambda d: d["piles"]["t1"].update(cards=[7]), "pile t1: 7 is not a card code"),
+    (lambda d: d["piles"].update(t1="7H"), "pile t1 must be an object"),
+    (lambda d: d["state"].update({"pass": "x"}), "'state.pass' must be a whole number"),
+    (lambda d: d["state"].update({"idle": "no"}), "'state.idle' must be true or false"),
+    (lambda d: d.update(state=[]), "'state' must be an object"),
+    (lambda d: d.update(options=[1]), "'options' must be an object"),
+    (lambda d: d.update(variant=None), "'variant' must be a variant's name"),
+    (lambda d: d["piles"]["t2"].update(face_down=True), "pile t2: 'face_down' must be"),
+])
+def test_a_malformed_position_names_the_field_not_python(run, tmp_path, mangle, words):
+    code, _, err = run("moves", "klondike", "--position", _position_file(tmp_path, mangle))
+    assert code == 2 and words in err
+    for leak in ("NoneType", "invalid literal", "object is not", "Internal error"):
+        assert leak not in err
+
+
+def test_a_position_nested_too_deeply_is_refused(run, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = run("moves", "klondike", "--position", str(path))
+    assert code == 2 and "nested too deeply" in err

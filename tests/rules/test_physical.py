@@ -175,7 +175,7 @@ def test_status_counts_unknown_cards():
 @pytest.mark.parametrize(("mangle", "words"), [
     (lambda d: d["piles"].update({"t1": {"cards": ["AS"], "face_down": 2}}), "face_down"),
     (lambda d: d["piles"].update({"t9": {"cards": ["AS"], "face_down": 0}}), "no pile 't9'"),
-    (lambda d: d["piles"].update({"t1": {"cards": ["ZZ"], "face_down": 0}}), "malformed"),
+    (lambda d: d["piles"].update({"t1": {"cards": ["ZZ"], "face_down": 0}}), "pile t1: 'ZZ' is not a card code"),
     (lambda d: d.pop("piles"), "'piles'"),
     (lambda d: d.update({"seed": "x"}), "seed"),
     (lambda d: d.update({"deal_version": 99}), "deal version 99"),
