@@ -376,7 +376,9 @@ class Session:
         if cmd == "show":
             return self._show()
         if cmd == "help":
-            return self._reply(True, "help", *self._help())
+            now = ["Now: " + self._pending_text() + " Moves wait until it is named."] \
+                if self.pending else []
+            return self._reply(True, "help", *now, *self._help())
         if cmd == "hint":
             return self._hint()
         if cmd == "quit":
@@ -673,6 +675,25 @@ class Session:
         tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
         names = self.engine.names
         from ..rules import Move
+        pending = self.pending
+        bad = []
+        for tok in tokens:
+            if "=" in tok:
+                continue
+            try:
+                Card.parse(tok)
+            except InvalidCardError as exc:
+                bad.append((tok, exc))
+        if bad:
+            tok, exc = bad[0]
+            if len(tokens) == 1:
+                return self._reply(False, "refused", f"{line!r} does not name the turned-up "
+                                   f"card. " + self._pending_text(), self._reveal_help(line))
+            return self._reply(False, "refused", f"{tok!r} in that line is not a card: "
+                               + str(exc).split(": ", 1)[-1].rstrip(".") + ". Nothing was "
+                               "named; type the line again with it corrected.")
+        if len(tokens) > len(pending):
+            return self._reply(False, "refused", self._too_many_text(len(tokens)))
         trial = self.pos.copy()
         moves: list[Move] = []
         for tok in tokens:
@@ -682,30 +703,68 @@ class Session:
                 except InvalidMoveError as exc:
                     return self._reply(False, "invalid", str(exc))
             else:
-                try:
-                    code = Card.parse(tok).code
-                except InvalidCardError:
-                    return self._reply(False, "refused",
-                                       f"{line!r} does not name the turned-up card. "
-                                       + self._pending_text()
-                                       + " (`undo` takes back the move that turned it.)",
-                                       self._suggest(line) if len(tokens) == 1 else "")
+                code = Card.parse(tok).code
                 left = trial.pending_reveals()
-                if not left:
-                    return self._reply(False, "refused", f"Too many cards: only {len(moves)} "
-                                       f"turned up; you named {len(tokens)}.")
                 m = Move(names[left[0][0]], None, 0, code)
             try:
                 trial.play(m)
             except (IllegalMoveError, InvalidMoveError) as exc:
                 reason = getattr(exc, "reason", None) or str(exc)
-                return self._reply(False, "illegal", f"{m}: {reason}",
+                seen = self._seen_at(m.card, trial) if m.card is not None else ""
+                if seen:
+                    reason = (f"{self.card(m.card)} is already face up at {seen}; the card "
+                              f"turned up must be one not seen yet")
+                return self._reply(False, "illegal", f"{m}: {reason}.",
+                                   "Nothing was named. " + self._pending_text(),
                                    data={"reason": reason})
             moves.append(m)
         texts, failed = self._record_reveals(moves)
         if failed is not None:
             return failed
         return self._after_reveal(texts)
+
+    def _reveal_help(self, line: str) -> str:
+        """What can be typed while a card waits to be named (never a move)."""
+        close = difflib.get_close_matches(line.lower(), ["undo", "show", "help", "quit"],
+                                          n=2, cutoff=0.6)
+        if close:
+            return "Did you mean: " + ", ".join(close) + "?"
+        return ("Type the card as you see it (9c, 10h, qs); `undo` takes back the move that "
+                "turned it up, `show` draws the layout, `quit` leaves (the game is kept).")
+
+    def _too_many_text(self, n: int) -> str:
+        """``n`` cards typed for fewer places waiting: say which places are left."""
+        pending = self.pending
+        names = self.engine.names
+        by_pile: dict[int, list[int]] = {}
+        for i, k in pending:
+            by_pile.setdefault(i, []).append(k)
+        where = []
+        named = []
+        for i, ks in by_pile.items():
+            where.append(self._place(i, ks[0]) if len(ks) == 1 else
+                         f"{names[i]}, cards " + ", ".join(str(k + 1) for k in ks[:-1])
+                         + f" and {ks[-1] + 1} from the bottom")
+            p = self.pos.piles[i]
+            named += [self.card(c) for c in p[self.pos.down[i]:ks[0]]][-(n - len(pending)):]
+        left = len(pending)
+        text = (f"{n} cards named, but only {left} {'is' if left == 1 else 'are'} still to "
+                f"name: " + "; ".join(where) + ".")
+        if named:
+            text += (f" ({' '.join(named)} below {'it' if left == 1 else 'them'} "
+                     f"{'is' if len(named) == 1 else 'are'} named already.)")
+        first = names[next(iter(by_pile))]
+        return text + (f" Type the {left} still to name, bottom to top." if left > 1 else
+                       f" Type the card on {first}.")
+
+    def _seen_at(self, code: int, pos) -> str:
+        """Where ``code`` is face up in ``pos`` ("" if nowhere; every copy for two decks)."""
+        spots = [(i, k) for i, p in enumerate(pos.piles) for k, c in enumerate(p)
+                 if c == code and k >= pos.down[i]]
+        if len(spots) < self.start.variant.decks:
+            return ""
+        return " and ".join(place_text(self.engine.names, i, k, len(pos.piles[i]))
+                            for i, k in spots)
 
     def _record_reveals(self, moves: list) -> tuple[list[str], Reply | None]:
         """Play the checked reveal ``moves`` and save them in one step: their texts, and the

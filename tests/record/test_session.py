@@ -264,7 +264,7 @@ def test_a_turned_up_card_is_asked_for_and_checked():
     r = s.handle("t1 f")  # a move while a card waits: refused
     assert not r.ok and s.pos.key() == key
     r = s.handle("ah")
-    assert not r.ok and "A♥ has already been seen" in r.text and s.pos.key() == key
+    assert not r.ok and "A♥ is already face up at t1" in r.text and s.pos.key() == key
     assert s.handle("js").ok
     assert s.entries == ["t4 t2", "t4=js"]
     assert s.prompt() == "move 2> "
@@ -296,7 +296,46 @@ def test_reveal_with_too_many_cards_is_refused_whole():
     s.handle("t4 t2")
     key = s.pos.key()
     r = s.handle("js jh")
-    assert not r.ok and "Too many cards" in r.text and s.pos.key() == key
+    assert not r.ok and s.pos.key() == key
+    assert "2 cards named, but only 1 is still to name: t4" in r.text
+
+
+def test_the_reveal_prompt_helps_with_what_applies_there():
+    s = started_klondike()
+    s.handle("t4 t2")
+    r = s.handle("s")   # a move: not a card, and no move is suggested
+    assert not r.ok and "'s' does not name the turned-up card" in r.text
+    assert "Did you mean: s" not in r.text and "`moves`" not in r.text
+    assert "`undo` takes back the move that turned it up" in r.text
+    r = s.handle("xx")
+    assert "`moves`" not in r.text and "Type the card as you see it" in r.text
+    assert "Did you mean: undo?" in s.handle("undi").text
+    r = s.handle("help")
+    assert r.text.startswith("Now: Which card turned up on t4?")
+
+
+def test_one_bad_card_in_a_line_of_reveals_is_named():
+    s = physical("spider")
+    while s.phase == "setup" and not s.layout.complete:
+        pool = sorted((s.layout.deck - Counter(c for _, _, c in s.layout.cards())).elements())
+        s.handle(" ".join(code_text(c) for c in pool[:s.layout.remaining(s.layout.current)]))
+    assert s.handle("start").ok and s.handle("s").ok and len(s.pending) == 10
+    r = s.handle("1c 2c 3c 4c 5c 6c 7c 8c 9c 10c")
+    assert not r.ok and "'1c' in that line is not a card" in r.text
+    assert "does not name the turned-up card" not in r.text and len(s.pending) == 10
+
+
+def test_retyping_named_waste_cards_says_which_are_left():
+    s = started_klondike()
+    s.handle("s")
+    assert s.handle("9s").ok
+    key = s.pos.key()
+    r = s.handle("9s 8d 7c")
+    assert not r.ok and s.pos.key() == key
+    assert "3 cards named, but only 2 are still to name: w, cards 2 and 3 from the bottom" \
+        in r.text
+    assert "9♠ below them is named already" in r.text and "already been seen" not in r.text
+    assert s.handle("8d 7c").ok
 
 
 # ------------------------------------------------------------------------------ seeded reveals

@@ -38,7 +38,7 @@ def test_play_undo_reveal_quit_and_resume_in_a_terminal(db_path):
     type_line(child, "start", "move 1> ")
     type_line(child, "t4 t2", "Which card turned up on t4?")
     child.expect_exact("card on t4> ")
-    type_line(child, "ah", "Ah has already been seen")
+    type_line(child, "ah", "Ah is already face up at t1")
     type_line(child, "js", "move 2> ")
     type_line(child, "undo", "Took back t4=js.")
     child.expect_exact("card on t4> ")
