@@ -204,12 +204,11 @@ def parse_seed_range(text: str, limit: int = 10_000_000) -> list[int]:
         if not part:
             continue
         lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise ValueError(f"{part!r} is not a seed range: write e.g. 1-20, 7 or "
-                             f"1-10,20") from None
+        if not (lo.isascii() and lo.isdigit() and (not sep or (hi.isascii() and hi.isdigit()))):
+            raise ValueError(f"{part!r} is not a seed range: write whole numbers from 0, e.g. "
+                             f"1-20, 7 or 1-10,20")
+        a = int(lo)
+        b = int(hi) if sep else a
         if b < a:
             raise ValueError(f"{part!r} runs backwards: write the smaller seed first, "
                              f"e.g. {b}-{a}")

@@ -296,9 +296,10 @@ def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, a
 
     Deals are solved in parallel, one line per deal is appended to the
     results file as it comes, and a progress line is written to stderr. The
-    win rate is given with a 95 % Wilson interval that counts the unknown
-    deals both ways (as lost for its low end, as won for its high end), as
-    Blake & Gent report theirs.
+    report gives the observed win rate (won of the deals settled) and, apart,
+    a 95 % Wilson interval that counts the unknown deals both ways (as lost
+    for its low end, as won for its high end), also as centre ± half-width,
+    the form Blake & Gent report theirs in.
 
     \b
     Examples:

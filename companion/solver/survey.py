@@ -59,20 +59,42 @@ class Rate:
         _, hi = wilson(self.won + self.unknown, self.n)
         return lo, hi
 
+    @property
+    def settled(self) -> int:
+        return self.won + self.lost
+
+    def observed(self) -> float | None:
+        """The share of the settled deals that were won (``None`` when none is settled)."""
+        return self.won / self.settled if self.settled else None
+
+    def blake_gent(self) -> tuple[float, float, float, float]:
+        """The interval as Blake & Gent report it: its bounds rounded outward (to 0.1 %),
+        then (low, high, centre, half-width)."""
+        lo, hi = self.interval()
+        lo, hi = math.floor(lo * 1000) / 1000, math.ceil(hi * 1000) / 1000  # outward
+        return lo, hi, (lo + hi) / 2, (hi - lo) / 2
+
     def text(self) -> str:
         if not self.n:
             return "no deals solved"
-        lo, hi = self.interval()
-        lo, hi = math.floor(lo * 1000) / 1000, math.ceil(hi * 1000) / 1000  # outward
-        centre, half = (lo + hi) / 2, (hi - lo) / 2
-        return (f"won {self.won}, lost {self.lost}, unknown {self.unknown} of {self.n}: "
-                f"win rate {100 * centre:.1f} % ± {100 * half:.1f} % "
-                f"(95 % Wilson, unknowns counted both ways: {100 * lo:.1f}-{100 * hi:.1f} %)")
+        lo, hi, centre, half = self.blake_gent()
+        counts = f"won {self.won}, lost {self.lost}, unknown {self.unknown} of {self.n}: "
+        rate = self.observed()
+        if rate is None:
+            observed = "no deal settled"
+        elif self.unknown:
+            observed = f"observed win rate {100 * rate:.1f} % of the {self.settled} settled"
+        else:
+            observed = f"observed win rate {100 * rate:.1f} %"
+        both = ", unknowns counted both ways" if self.unknown else ""
+        return (counts + observed + f"; 95 % interval {100 * lo:.1f}-{100 * hi:.1f} % "
+                f"(Wilson{both}; Blake & Gent's form {100 * centre:.1f} % ± "
+                f"{100 * half:.1f} %)")
 
     def to_json(self) -> dict:
         lo, hi = self.interval()
         return {"won": self.won, "lost": self.lost, "unknown": self.unknown, "n": self.n,
-                "low": lo, "high": hi}
+                "settled": self.settled, "observed": self.observed(), "low": lo, "high": hi}
 
 
 def tally(records: Iterable[dict]) -> Rate:

@@ -83,5 +83,5 @@ def test_survey_reports_the_rate_and_writes_the_results(run, tmp_path):
     out = tmp_path / "s.jsonl"
     code, text, err = run("survey", "streets-and-alleys", "--seeds", "1-4", "--jobs", "1",
                           "--nodes", "100", "--out", str(out))
-    assert code == 0 and "win rate" in text and "[4/4]" in err
+    assert code == 0 and "observed win rate" in text and "[4/4]" in err
     assert len(out.read_text().splitlines()) == 4

@@ -20,6 +20,29 @@ def test_seed_ranges():
             parse_seeds(bad)
 
 
+def test_a_range_with_a_minus_sign_is_not_read_as_backwards():
+    with pytest.raises(ValueError) as info:
+        parse_seeds("1--3")
+    assert "not a seed range: write whole numbers from 0" in str(info.value)
+    assert "-3-1" not in str(info.value)
+    with pytest.raises(ValueError, match=r"runs backwards: .* e\.g\. 2-5"):
+        parse_seeds("5-2")
+
+
+def test_the_observed_rate_and_the_interval_are_reported_apart():
+    # One deal won: the rate seen is 100 %, the interval's midpoint (60.3 %) is only named
+    # as Blake & Gent's form.
+    assert Rate(1, 0, 0).text() == (
+        "won 1, lost 0, unknown 0 of 1: observed win rate 100.0 %; 95 % interval "
+        "20.6-100.0 % (Wilson; Blake & Gent's form 60.3 % ± 39.7 %)")
+    text = Rate(819, 104, 77).text()
+    assert "observed win rate 88.7 % of the 923 settled; 95 % interval 79.3-91.4 % " \
+           "(Wilson, unknowns counted both ways; Blake & Gent's form 85.4 % ± 6.0 %)" in text
+    assert Rate(0, 0, 2).text().startswith("won 0, lost 0, unknown 2 of 2: no deal settled;")
+    data = Rate(3, 2, 1).to_json()
+    assert data["observed"] == 0.6 and data["settled"] == 5
+
+
 def test_wilson_interval_holds_the_sample_rate():
     for k, n in [(0, 10), (3, 10), (10, 10), (451, 1000)]:
         lo, hi = wilson(k, n)
