@@ -54,7 +54,7 @@ def rules(variant, options, as_json):
     click.echo("\nMoves:")
     width = max(len(a) for a, _ in moves)
     for a, b in moves:
-        click.echo(f"  {a:<{width}}  {b}")
+        click.echo(d.text(f"  {a:<{width}}  {b}"))
     if specs:
         click.echo("\nOptions (--option NAME=VALUE):")
         for o in specs:

@@ -17,6 +17,42 @@ def _n(k: int) -> str:
     return _NUM.get(k, str(k))
 
 
+def summary(v, template: str | None = None) -> str:
+    """The one-line description of ``v`` as configured: the catalogue's sentence with its
+    ``{fields}`` filled from the variant's own pieces, so that an option that changes a rule
+    changes the line too (``{draw}``: ``three cards at a time``; ``{passes}``: ``unlimited
+    passes``, ``one pass``; ``{redeals}``: ``no redeal``, ``two redeals``; ``{unit}``: what
+    moves on the tableau; ``{space}``: what fills a space). Raises KeyError for an unknown
+    field (the loader reports it against the file)."""
+    return (v.summary if template is None else template).format_map(_SummaryFields(v))
+
+
+class _SummaryFields(dict):
+    def __init__(self, v):
+        super().__init__()
+        self.v = v
+
+    def __missing__(self, name: str) -> str:
+        v = self.v
+        st, t = v.stock, v.tableau
+        if name == "draw" and st:
+            return ("one card" if st.draw == 1 else f"{_n(st.draw)} cards") + " at a time"
+        if name == "passes" and st:
+            return "unlimited passes" if st.passes == 0 else \
+                "one pass" if st.passes == 1 else f"{_n(st.passes)} passes"
+        if name == "redeals" and st:
+            return "unlimited redeals" if st.passes == 0 else "no redeal" if st.passes == 1 \
+                else "one redeal" if st.passes == 2 else f"{_n(st.passes - 1)} redeals"
+        if name == "unit" and t:
+            return {"single": "one card moves at a time", "run": "runs move"}.get(
+                t.move, t.move_phrase())
+        if name == "space" and t:
+            return {"waste": "spaces are filled only from the waste",
+                    "any": "any card may fill a space" if t.move == "single"
+                    else "any card or run may fill a space"}.get(t.space, t.space_phrase())
+        raise KeyError(name)
+
+
 def deal_lines(v) -> list[str]:
     """How to deal, step by step (what a setup sheet prints under "How to deal")."""
     lines = _deal(v)
@@ -241,60 +277,190 @@ def _win(v) -> str:
 
 
 def notation(v) -> list[tuple[str, str]]:
-    """The move forms a variant uses, with what each means (for `companion rules`, sheets)."""
+    """The move forms ``v`` uses, as it is configured, with what each means (for `companion
+    rules` and the sheets). Every example names the variant's own piles and is a kind of move
+    its engine makes: a form appears only where a move generator of the engine makes such
+    moves (tests/rules/test_notation_examples.py plays each example through the parser)."""
     eng = v.engine()
+    names = eng.names
+    gens = {g.__name__ for g in eng.gens}
+    T = [names[i] for i in eng.T]
+    F = [names[i] for i in eng.F]
     out: list[tuple[str, str]] = []
-    t = v.tableau
-    has_f = bool(eng.F) and not v.pairs
-    if v.pairs:
-        a, b = ("p12", "p20") if v.pyramid else ("t1", "t5")
-        out.append((f"{a} {b}", "remove the two available cards as a pair"))
-        if v.pairs.singles:
-            out.append(("p7 f", f"remove a {' or '.join(v.pairs.singles)} on its own"))
+    # two tableau piles to show moves between (t3 and t5 where there are enough)
+    t_a = T[min(2, len(T) - 2)] if len(T) > 1 else (T[0] if T else "")
+    t_b = T[min(4, len(T) - 1)] if len(T) > 1 else ""
+    f_one = f" ({t_a} {F[1]} names one)" if len(F) > 1 else ""
+    if "_gen_pairs" in gens:
         if v.pyramid:
-            out.append(("s w", "pair the card turned up on the stock with the waste's top card"))
-    if t and t.move != "none" and (t.build.direction != "none" or t.space != "none"):
-        out.append(("t3 t5", "the top card of t3 onto t5"))
-        if t.move not in ("single",) or t.space_unit:
-            out.append(("t3:4 t5", "four cards of t3 as one unit onto t5"))
-    if has_f and eng.complete_runs:
-        out.append(("t3 f", "lift the finished suit (K down to A) off t3"))
-    elif has_f:
-        out.append(("t3 f", "t3's top card to the foundation it fits (t3 f2 names one)"))
-    if v.waste and v.waste.build:
-        out.append(("t3 w", "t3's top card onto the waste"))
-    elif eng.W >= 0:
-        out.append(("w t2", "the waste's top card onto t2" + (" (w f: to a foundation)"
-                                                              if has_f else "")))
-    if eng.R:
-        if t and t.build.direction != "none":
-            out.append(("r1 t2", "the top card of reserve pile r1 onto t2 (r1 f: to a "
-                                 "foundation)"))
+            bottom = [names[i] for i in eng.P[-v.pyramid.rows:]]
+            a, b = bottom[0], bottom[-1]
         else:
-            out.append(("r1 f", "the top card of reserve pile r1 to a foundation"))
-        if v.reserve.accepts != "none":
-            out.append(("t3 r1", "into the empty reserve place r1"
-                        + (" (w r1 from the waste)" if "w" in v.reserve.sources else "")))
-    if eng.f_returns:
-        out.append(("f1 t3", "a foundation's top card back onto t3"))
-    if eng.f_transfer:
-        out.append(("f1 f5", "a card from one foundation onto the other of its suit"))
-    if v.accordion:
-        out.append(("p7 p6", "the pile at p7 onto the pile next to it (p7 p4: three to its left)"))
-    if v.gaps:
-        out.append(("b7 b2", "the card in cell b7 into the gap at b2"))
-        out.append(("s", "redeal, when every gap is blocked"))
-    elif v.stock:
-        out.append(("s", {
-            "waste": "turn the stock onto the waste (a new pass when it is empty)",
-            "tableau": "deal from the stock onto the tableau",
-            "line": "deal the next card at the end of the line",
-            "none": "redeal",
-        }[v.stock.deal] if v.stock.redeal != "shuffle" else "redeal"))
-    if any(s.face == "down" for s in v.deal) or v.stock:
-        out.append(("t3=9c", "a reveal: name the card just turned up (games from a shuffled deck)"))
-    out.append(("7h t4, 7h", "card notation: the engine finds the pile, or the only legal move"))
+            a, b = T[0], T[min(4, len(T) - 1)]
+        out.append((f"{a} {b}", "remove the two available cards as a pair"))
+        if v.pairs.singles and eng.F:
+            out.append((f"{b} f", f"remove a {' or '.join(v.pairs.singles)} on its own"))
+        if v.stock and v.stock.turn_up and eng.W >= 0:
+            out.append(("s w", f"pair the card turned up on the stock with the waste's top "
+                               f"card ({b} s, {b} w: with a pyramid card)"))
+    tableau_moves = bool(gens & {"_gen_tableau", "_gen_single"}) and len(T) > 1
+    if tableau_moves:
+        out.append((f"{t_a} {t_b}", f"the top card of {t_a} onto {t_b}"))
+        if eng.unit == "single-or-whole-pile":
+            out.append((f"{t_a}:4 {t_b}", f"all of {t_a} (four cards, say) as one unit onto "
+                                          f"{t_b}"))
+        elif eng.unit not in ("single", "none"):
+            out.append((f"{t_a}:4 {t_b}", f"four cards of {t_a} as one unit onto {t_b}"))
+        elif eng.space_unit:
+            out.append((f"{t_a}:4 {T[-1]}", f"four cards of {t_a} as one unit into the space "
+                                            f"{T[-1]}"))
+    if "_gen_discards" in gens:
+        out.append((f"{t_a} f", f"lift the finished suit (K down to A) off {t_a}"))
+    elif "_gen_to_foundations" in gens and T:
+        out.append((f"{t_a} f", f"{t_a}'s top card to the foundation it fits{f_one}"))
+    if "_gen_onto_waste" in gens:
+        out.append((f"{t_a} w", f"{t_a}'s top card onto the waste"))
+    if eng.W >= 0 and "_gen_waste_to_tableau" in gens and T:
+        out.append((f"w {T[1] if len(T) > 1 else T[0]}",
+                    f"the waste's top card onto {T[1] if len(T) > 1 else T[0]}"
+                    + (" (w f: to a foundation)" if "_gen_to_foundations" in gens else "")))
+    elif eng.W >= 0 and "_gen_to_foundations" in gens:
+        out.append(("w f", "the waste's top card to the foundation it fits"))
+    if "_gen_stock_to_space" in gens:
+        out.append((f"s {t_b}", f"the stock's top card into the space {t_b}"))
+    if eng.R:
+        r = names[eng.R[0]]
+        to_f = " (" + r + " f: to a foundation)" if "_gen_to_foundations" in gens else ""
+        if "_gen_reserve_to_tableau" in gens and T:
+            out.append((f"{r} {T[1]}", f"the top card of reserve pile {r} onto {T[1]}{to_f}"))
+        elif "_gen_to_foundations" in gens:
+            out.append((f"{r} f", f"the top card of reserve pile {r} to a foundation"))
+        if "_gen_to_reserve" in gens:
+            src = [x for x in v.reserve.sources if x == "w" or T]
+            first = t_a if src[0] == "t" else "w"
+            out.append((f"{first} {r}", f"into the empty reserve place {r}"
+                        + (" (w " + r + " from the waste)" if len(src) > 1 else "")))
+    if "_gen_from_foundations" in gens and T:
+        out.append((f"{F[0]} {t_a}", f"a foundation's top card back onto {t_a}"))
+    if "_gen_transfers" in gens:
+        group = v.foundations[0].count
+        out.append((f"{F[0]} {F[group]}", f"a card from {F[0]} onto {F[group]}, the other "
+                                          f"foundation of its suit"))
+    if "_gen_folds" in gens:
+        a = names[eng.P[6]]
+        reach = [names[eng.P[6 - k]] for k in v.accordion.reach]
+        others = [f"{a} {b}: {_n(k)} to its left" for k, b in zip(v.accordion.reach[1:],
+                                                                  reach[1:], strict=True)]
+        out.append((f"{a} {reach[0]}", f"the pile at {a} onto the pile "
+                    + ("next to it" if v.accordion.reach[0] == 1
+                       else f"{_n(v.accordion.reach[0])} to its left")
+                    + (f" ({'; '.join(others)})" if others else "")))
+    if "_gen_gaps" in gens:
+        cols = v.gaps.columns
+        a, b = names[eng.G[cols + 6]], names[eng.G[cols + 1]]
+        out.append((f"{a} {b}", f"the card in cell {a} into the gap at {b}"))
+    stock = _stock_action(v)
+    if stock:
+        out.append(("s", stock))
+    reveal = _reveal_pile(v)
+    if reveal:
+        out.append((f"{reveal}=9c", f"a reveal: the card just turned up on {reveal} is 9♣ "
+                                    f"(when playing a shuffled deck)"))
+    card = _card_example(v, gens, T)
+    if card:
+        out.append(card)
     return out
+
+
+def _stock_action(v) -> str:
+    """What ``s`` does in ``v`` (empty when it has no stock action)."""
+    st = v.stock
+    if v.gaps:
+        g = v.gaps
+        if not g.redeals:
+            return ""
+        return "redeal" + (" (at any time" if g.anytime else " (when every gap is blocked") \
+            + f"; {_n(g.redeals)} redeal{'s' if g.redeals != 1 else ''} in all)"
+    if not st:
+        return ""
+    if st.redeal == "waste":
+        from .position import Position
+        start = Position.deal(v, None)
+        if not start.piles[start.engine.S]:
+            return ""  # the deal used every card (Accordion dealt all out): s never does a thing
+    again = st.passes != 1
+    if st.redeal == "shuffle":
+        return f"redeal: gather, shuffle and deal again ({_n(st.passes - 1)} " \
+               f"redeal{'s' if st.passes != 2 else ''} in all)"
+    if st.deal == "waste":
+        text = "turn up the stock's top card; the next s moves it to the waste" \
+            if st.turn_up else "turn the stock onto the waste"
+        if again:
+            text += " (a new pass when the stock is empty" + (
+                "" if st.passes == 0 else f"; {_n(st.passes)} passes in all") + ")"
+        return text
+    if st.deal == "tableau":
+        text = "deal from the stock onto the tableau"
+        if again and st.redeal == "gather":
+            text += " (when it is empty: gather the piles for a new pass)"
+        return text
+    if st.deal == "line":
+        return "deal the next card at the end of the line"
+    return "redeal"
+
+
+def _reveal_pile(v) -> str:
+    """A pile where a card is turned up during play and named by a reveal (``t3=9c``): a
+    tableau pile with cards dealt face down, else the pile the stock turns a card onto
+    (the waste, the stock itself in Pyramid, the line in Accordion); empty when every card
+    is dealt face up and none is turned up later."""
+    from .engine import STOCK
+    from .position import Position
+    start = Position.deal(v, None)
+    eng = start.engine
+    names = eng.names
+    down = [names[i] for i in eng.T if start.down[i]]
+    if down:
+        return "t3" if "t3" in down else down[0]
+    before = set(start.pending_reveals())
+    for m in start.raw_moves():
+        if m[0] == STOCK:
+            start.push_raw(m)
+            new = [names[i] for i, k in start.pending_reveals() if (i, k) not in before]
+            if new:
+                return "t3" if "t3" in new else new[0]
+            break
+    return ""
+
+
+def _card_example(v, gens: set, T: list[str]) -> tuple[str, str] | None:
+    """Card notation as ``v`` takes it: a card onto a pile (or onto a card), or a pair."""
+    if "_gen_pairs" in gens:
+        p = v.pairs
+        ranks = sorted(v.rank_values, key=lambda r: (abs(r - 6), r))
+        a = next(r for r in ranks if any(p.matches(_code(r, 2), _code(q, 3)) for q in ranks))
+        b = next(q for q in ranks if p.matches(_code(a, 2), _code(q, 3)))
+        return (f"{RANK_TEXT[a]}d {RANK_TEXT[b]}c".lower(),
+                "card notation: remove these two cards, wherever they lie")
+    if "_gen_folds" in gens:
+        return ("7h 7s, 7h", "card notation: the pile topped by 7h onto the one topped by 7s, "
+                             "or 7h's only move")
+    if "_gen_gaps" in gens:
+        return (f"7h {v.pile_names[v.gaps.columns + 1]}, 7h",
+                "card notation: the engine finds the cell, or the card's only move")
+    if "_gen_onto_waste" in gens:
+        return ("7h w, 7h", "card notation: the engine finds the pile, or the only legal move")
+    if T and gens & {"_gen_tableau", "_gen_single"}:
+        dst = T[min(3, len(T) - 1)]
+        return (f"7h {dst}, 7h", "card notation: the engine finds the pile, or the only legal "
+                                 "move")
+    if "_gen_to_foundations" in gens:
+        return ("7h f, 7h", "card notation: the engine finds the pile, or the only legal move")
+    return None
+
+
+def _code(rank: int, suit: int) -> int:
+    return suit * 13 + rank - 1
 
 
 def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:

@@ -240,7 +240,20 @@ def _load(key: str, chosen: tuple[tuple[str, object], ...]) -> Variant:
     except _LoadError as exc:
         raise VariantError(str(exc)) from None
     _check(variant)
-    return variant
+    return _configured_summary(variant)
+
+
+def _configured_summary(v: Variant) -> Variant:
+    """``v`` with its summary's ``{fields}`` filled from its pieces as the options set them
+    (see :func:`companion.rules.describe.summary`)."""
+    from dataclasses import replace
+
+    from .describe import summary
+    try:
+        return replace(v, summary=summary(v))
+    except (KeyError, ValueError, IndexError) as exc:
+        raise VariantError(f"variants/{v.key}.toml: summary has an unknown field {exc}; "
+                           f"known: draw, passes, redeals, unit, space") from None
 
 
 def _option_specs(key: str, table: dict) -> tuple[P.OptionSpec, ...]:

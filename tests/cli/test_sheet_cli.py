@@ -21,6 +21,9 @@ def test_one_sheet(run, tmp_path):
     pages = _pages(out)
     assert len(pages) == 2
     assert "seed 42" in pages[0] and "companion:klondike:42:draw=1:" in pages[0]
+    # the description under the title is the game as configured
+    flat = " ".join(pages[0].split())
+    assert "turned one card at a time" in flat and "three" not in flat
     assert "Move log" in pages[1]
     box = pypdf.PdfReader(out).pages[0].mediabox
     assert round(float(box.height)) == 792
