@@ -17,7 +17,28 @@ import click
 
 from .common import SEED, VARIANT, display, display_flags, echo_json, option_flag, parse_options
 
-GAME_ID = click.IntRange(min=1)
+
+class _GameId(click.ParamType):
+    """A stored game's id: a whole number from 1 (`companion games` lists them)."""
+
+    name = "ID"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            if not text.isdigit():
+                self.fail(f"{value!r}: a game id must be a number; see `companion games` for "
+                          f"the games and their ids", param, ctx)
+            n = int(text)
+        if n < 1:
+            self.fail(f"{value!r}: game ids start at 1; see `companion games` for the games "
+                      f"and their ids", param, ctx)
+        return n
+
+
+GAME_ID = _GameId()
 
 
 def db_option(f):
@@ -93,7 +114,8 @@ def run_session(session, *, moves_file=None, as_json: bool = False, quiet: bool 
             transcript.append({"input": line, **reply.to_json()})
         else:
             click.echo(f"{prompt}{line}")
-            text = "\n".join(reply.lines) if quiet else reply.text
+            # --quiet leaves out the layout after each move, not the one `show` asks for
+            text = "\n".join(reply.lines) if quiet and reply.kind != "show" else reply.text
             if text:
                 click.echo(text)
         if session.done:
@@ -283,8 +305,9 @@ def _open_session(game_id, db):
         log = GameLog(store, game_id)
         kw = {"log": log, "game_id": game_id, "symbols": d.symbols, "colour": d.colour}
         if row.phase == "setup":
-            typed = _json_field(row, store).get("layout", {})
-            session = Session.in_setup(deal(v, None), typed, **kw)
+            stored = _json_field(row, store)
+            session = Session.in_setup(deal(v, None), stored.get("layout", {}),
+                                       stored.get("undo"), **kw)
         else:
             if row.seed is not None:
                 start = deal(v, row.seed)

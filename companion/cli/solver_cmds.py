@@ -193,14 +193,20 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
                       symbols=d.symbols)
     except SolverError as exc:
         raise click.UsageError(str(exc)) from None
+    # a saved game waiting for a turned-up card to be named has no hint yet: say what to do
+    # first, and exit 1 (no hint was given)
+    waiting = kind == "game" and h.move is None and bool(pos.pending_reveals())
     if as_json:
         echo_json({**extra, "variant": pos.variant.key, "seed": pos.seed, **h.to_json()})
+        if waiting:
+            click.get_current_context().exit(1)
         return
     if header:
         click.echo(d.text(header))
     click.echo(d.text(h.text()))
-    if kind == "game" and h.move is None and pos.pending_reveals():
+    if waiting:
         click.echo(f"`companion resume {value}` goes on with the game and asks for it.")
+        click.get_current_context().exit(1)
 
 
 def _hint_target(target, variant_opt):

@@ -263,6 +263,41 @@ class LayoutEntry:
                 continue
             self.entered[i] = [c for c in codes if c != UNKNOWN]
 
+    def undo_json(self) -> list[dict]:
+        """The undo history (what was named before each accepted line), as :meth:`to_json`
+        writes a layout: kept with the layout so that `undo` works after a resume."""
+        from ..cards import code_json
+        return [{self.names[i]: [code_json(c) for c in e[i]] for i in self.order if e.get(i)}
+                for e in self._undo]
+
+    def load_undo(self, data) -> None:
+        """Restore the undo history (as :meth:`undo_json` wrote it). Without one (a layout
+        saved by an older companion) each named pile is one step, the last pile first."""
+        from ..cards import code_from_json
+        steps: list[dict[int, list[int]]] = []
+        if isinstance(data, list):
+            for step in data:
+                if not isinstance(step, dict):
+                    continue
+                entered: dict[int, list[int]] = {i: [] for i in self.order}
+                for name, cards in step.items():
+                    i = self.index.get(name)
+                    if i is None or i not in self.heights or not isinstance(cards, list):
+                        continue
+                    try:
+                        codes = [code_from_json(str(c)) for c in cards][: self.need(i)]
+                    except InvalidCardError:
+                        continue
+                    entered[i] = [c for c in codes if c != UNKNOWN]
+                steps.append(entered)
+        else:
+            so_far: dict[int, list[int]] = {i: [] for i in self.order}
+            for i in self.order:
+                if self.entered[i]:
+                    steps.append({j: list(cs) for j, cs in so_far.items()})
+                    so_far[i] = list(self.entered[i])
+        self._undo = steps
+
     def apply(self, position) -> None:
         """Name the entered cards in ``position`` (a physical deal), pile by pile, bottom to
         top; the engine checks each one."""

@@ -147,10 +147,12 @@ class Session:
             self.phase = OVER
 
     @classmethod
-    def in_setup(cls, fresh, typed: dict, **kw) -> Session:
-        """A physical game whose layout was being typed when it was left."""
+    def in_setup(cls, fresh, typed: dict, undo: list | None = None, **kw) -> Session:
+        """A physical game whose layout was being typed when it was left (``undo``: its
+        undo history as saved, so that `undo` goes on working)."""
         layout = LayoutEntry(fresh, fresh.pending_reveals(), deal_rules=True)
         layout.load_json(typed)
+        layout.load_undo(undo)
         return cls(fresh, layout=layout, **kw)
 
     # ------------------------------------------------------------------ state
@@ -332,7 +334,8 @@ class Session:
             return True
         import json
         try:
-            self.log.set_start(json.dumps({"layout": self.layout.to_json()}), SETUP)
+            self.log.set_start(json.dumps({"layout": self.layout.to_json(),
+                                           "undo": self.layout.undo_json()}), SETUP)
         except StoreError as exc:
             self._last_store_error = self._reply(False, "store-error", str(exc))
             return False

@@ -71,6 +71,50 @@ def test_a_physical_game_left_during_layout_entry_resumes_there(run, db_path):
     assert data["position"]["piles"]["t4"]["cards"][-1] == "QC"
 
 
+def test_undo_goes_on_working_after_resuming_a_layout(run, db_path):
+    run("play", "klondike", "--physical", "--db", db_path, stdin="ah kd\n2s\nquit\n")
+    code, out, _ = run("resume", "1", "--db", db_path, "-q", stdin="undo\nundo\nundo\n")
+    assert "Took back the last line. 2 of 7 face-up cards named" in out
+    assert "Took back the last line. 0 of 7 face-up cards named" in out
+    assert "Nothing to undo: no card is named yet." in out   # only once all is taken back
+
+
+def test_a_layout_saved_without_its_undo_history_undoes_pile_by_pile(run, db_path):
+    import sqlite3
+    run("play", "klondike", "--physical", "--db", db_path, stdin="ah kd 2s\nquit\n")
+    conn = sqlite3.connect(db_path)
+    conn.execute("""UPDATE games SET start = '{"layout": {"t1": ["AH"], "t2": ["KD"]}}'""")
+    conn.commit()
+    conn.close()
+    code, out, _ = run("resume", "1", "--db", db_path, "-q", stdin="undo\nshow\n")
+    assert "Took back the last line. 1 of 7 face-up cards named; still to name: t2" in out
+
+
+def test_show_draws_the_layout_even_with_quiet(run, db_path):
+    code, out, _ = run("--ascii", "play", "klondike", "--seed", "1", "--db", db_path, "-q",
+                       stdin="t1 t7\nshow\n")
+    assert code == 0
+    after_show = out.split("move 2> show", 1)[1]
+    assert "1 move played." in after_show and " t1 " in after_show and "8c" in after_show
+    assert "t1 t7: 7h from t1 onto 8c\nmove 2>" in out   # and no layout after the move
+
+
+@pytest.mark.parametrize("bad, says", [("abc", "a game id must be a number"),
+                                       ("0", "game ids start at 1")])
+@pytest.mark.parametrize("command", ["resume", "show", "replay", "export"])
+def test_a_game_id_that_is_not_a_number(run, db_path, command, bad, says):
+    code, out, err = run(command, bad, "--db", db_path)
+    assert code == 2 and says in err and "`companion games`" in err
+    assert "integer range" not in err
+
+
+def test_hint_for_a_game_waiting_for_a_card_says_what_to_do_and_fails(run, db_path):
+    run("play", "klondike", "--physical", "--db", db_path, stdin=f"{ROW}\nstart\nt4 t2\n")
+    code, out, _ = run("hint", "1", "--db", db_path)
+    assert code == 1
+    assert "First name the card turned up on t4" in out and "companion resume 1" in out
+
+
 def test_resume_goes_on_where_the_game_was_left(run, db_path):
     run("play", "klondike", "--seed", "1", "--db", db_path, stdin="t1 t7\ns\n")
     code, out, _ = run("resume", "1", "--db", db_path, "--json", stdin="w t7\nundo\nundo\n")
