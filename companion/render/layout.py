@@ -126,6 +126,8 @@ def layout(pos, aspect: float = 1.4) -> Diagram:
             blocks.append(_wings(pos, tab, centre_f))
         elif style in ("rows", "fans"):
             blocks.append(_fans(pos, tab, aspect))
+        elif style == "squared":
+            blocks.append(_squared(pos, tab))
         else:
             blocks.append(_columns(pos, tab))
 
@@ -238,6 +240,21 @@ def _columns(pos, tab: list[int]) -> tuple[float, float, list[Place]]:
         places += row
         y += max(LABEL + p.h for p in row) + GAP
     return per * (1 + GAP) - GAP, y - GAP, places
+
+
+def _squared(pos, tab: list[int]) -> tuple[float, float, list[Place]]:
+    """Piles squared up side by side (La Nivernaise's line): each drawn as a heap showing its
+    top card, its cards listed in words under "Squared piles"."""
+    pitch = 1 + GAP
+    places = []
+    for k, i in enumerate(tab):
+        cards = pos.piles[i]
+        x = k * pitch
+        spots = [CardSpot(cards[-1], len(cards) > pos.down[i], x, LABEL)] if cards else []
+        places.append(Place(kind="heap" if cards else "slot", x=x, y=LABEL, w=1.0, h=CARD_H,
+                            cards=spots, listed=len(cards) > 1,
+                            label=(x + 0.5, LABEL / 2, "centre"), **_base(pos, i)))
+    return len(tab) * pitch - GAP, LABEL + CARD_H, places
 
 
 def _wings(pos, tab: list[int], centre: list[int]) -> tuple[float, float, list[Place]]:

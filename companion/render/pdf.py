@@ -453,7 +453,8 @@ def _setup_page(pen: _Pen, pos, paper: tuple[float, float], date: str) -> None:
     if listed:
         y += 4
         _heading(pen, x, y + 12, "Squared piles",
-                 "build each face down, bottom card first: the last one ends on top")
+                 "put each down bottom card first, face down or up as listed, squared up: "
+                 "the last card ends on top")
         y += 24
         for p in diagram.places:
             if p.listed:

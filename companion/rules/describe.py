@@ -56,6 +56,12 @@ class _SummaryFields(dict):
 def deal_lines(v) -> list[str]:
     """How to deal, step by step (what a setup sheet prints under "How to deal")."""
     lines = _deal(v)
+    if v.tableau and v.tableau.layout == "squared":
+        t = [i for i, n in enumerate(v.pile_names) if n[0] == "t" and n[1:].isdigit()]
+        # after the deal onto the piles, before the stock's line
+        lines.insert(len(lines) - bool(v.stock),
+                     f"Square up each tableau pile ({_where(v.pile_names, t)}) as it is "
+                     f"dealt: only its top card shows.")
     if any(s.aces_up for s in v.deal):
         lines.append("An ace met while dealing goes straight to a foundation and the next card "
                      "takes its place.")

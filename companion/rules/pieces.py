@@ -99,7 +99,8 @@ class Tableau:
     max_cards: int = 0
     """Most cards a pile may hold (0: no limit)."""
     layout: str = "columns"
-    """How the piles are drawn: ``columns`` (cascades), ``rows`` (fans), ``wings``."""
+    """How the piles are dealt and drawn: ``columns`` (cascades), ``rows`` (fans), ``wings``,
+    ``squared`` (each pile squared up, only its top card showing: La Nivernaise)."""
 
     def move_phrase(self) -> str:
         return {

@@ -101,3 +101,19 @@ def test_many_columns_wrap_into_rows():
     assert len(d.places) == 20
     assert len({p.y for p in d.places}) == 2  # two rows of ten
     assert d.width < 11 * 1.2
+
+
+def test_squared_piles_are_drawn_squared_and_listed():
+    # La Nivernaise's rules square the line piles up: the sheet shows their top cards only,
+    # lists every card under "Squared piles", and says so under "How to deal".
+    from companion.render.pdf import deal_lines
+    from companion.rules import deal
+    pos = deal("la-nivernaise", 1)
+    d = layout(pos)
+    for name in ("t1", "t6"):
+        p = d.place(name)
+        assert p.kind == "heap" and p.listed and len(p.cards) == 1
+        assert p.cards[0].code == pos.pile(name)[-1] and p.all_cards == pos.pile(name)
+    assert any("Square up each tableau pile (t1-t6)" in line for line in deal_lines(pos.variant))
+    # Tournament, its parent, spreads the same piles so every card shows
+    assert layout(deal("tournament", 1)).place("t1").kind == "column"
