@@ -30,6 +30,14 @@ class Style:
             return RED + cell + RESET
         return cell
 
+    def bare(self, code: int) -> str:
+        """A face-up card with no padding (``A♦``), coloured like :meth:`card`: padding
+        stripped from a coloured cell would stay inside its colour codes."""
+        text = "??" if code == UNKNOWN else code_text(code, self.symbols)
+        if self.colour and code != UNKNOWN and SUIT_COLOUR[SUIT_OF[code]]:
+            return RED + text + RESET
+        return text
+
     def dim(self, text: str) -> str:
         return DIM + text + RESET if self.colour else text
 
@@ -67,7 +75,7 @@ def _reserves(pos, st: Style) -> list[str]:
     cells = []
     for r in eng.R:
         p = pos.piles[r]
-        cards = " ".join(st.card(c).strip() for c in p) if p else st.empty.strip()
+        cards = " ".join(st.bare(c) for c in p) if p else st.empty.strip()
         cells.append(f"{eng.names[r]} {cards}")
     return ["   ".join(cells)]
 
@@ -107,7 +115,7 @@ def _header_line(pos, st: Style) -> str:
             per = max(len(eng.T) * v.stock.per_pile, 1)
             text += f" ({-(-count // per)} deal{'s' if count > per else ''})"
         if turned:
-            text += " " + st.card(s[-1]).strip()
+            text += " " + st.bare(s[-1])
         if eng.passes == 0:
             text += f" pass {pos.pass_no}"
         elif eng.passes > 1:
@@ -116,7 +124,7 @@ def _header_line(pos, st: Style) -> str:
     if eng.W >= 0:
         w = pos.piles[eng.W]
         shown = w[-3:] if v.stock and v.stock.draw > 1 else w[-1:]
-        cards = " ".join(st.card(c).strip() for c in shown) if w else st.empty.strip()
+        cards = " ".join(st.bare(c) for c in shown) if w else st.empty.strip()
         more = f"({len(w)}) " if len(w) > len(shown) else ""
         parts.append(f"w {more}{cards}")
     if eng.F and not (v.tableau and v.tableau.layout == "wings"):
@@ -127,13 +135,13 @@ def _header_line(pos, st: Style) -> str:
             if v.pairs:
                 fs.append(f"{name} [{len(p)} removed]")
             elif eng.complete_runs:
-                fs.append(f"{name} {'K-A ' + st.card(p[-1]).strip() if p else st.empty.strip()}")
+                fs.append(f"{name} {'K-A ' + st.bare(p[-1]) if p else st.empty.strip()}")
             else:
-                fs.append(f"{name} {st.card(p[-1]).strip() if p else st.empty.strip()}")
+                fs.append(f"{name} {st.bare(p[-1]) if p else st.empty.strip()}")
         parts.append("   ".join(fs))
     if eng.X >= 0:
         x = pos.piles[eng.X]
-        parts.append("x " + (" ".join(st.card(c).strip() for c in x) if x else st.empty.strip()))
+        parts.append("x " + (" ".join(st.bare(c) for c in x) if x else st.empty.strip()))
     return "    ".join(parts)
 
 
