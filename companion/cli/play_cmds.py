@@ -503,7 +503,8 @@ def show(game_id, at, db, as_json):
     steps = list(_positions(start, entries, game_id))
     total = steps[-1][0]
     if at is not None and at > total:
-        raise click.BadParameter(f"game {game_id} has {total} moves: give --at 0 to {total}",
+        raise click.BadParameter(f"game {game_id} has {_plural(total, 'move')}: give --at 0 "
+                                 f"to {total}",
                                  param_hint="--at")
     number, upto, pos = steps[-1] if at is None else next(s for s in steps if s[0] == at)
     d = display()
@@ -568,7 +569,7 @@ def replay(game_id, db, as_json, step):
     moves = _numbered(entries)
     if step is None:
         step = sys.stdin.isatty() and sys.stdout.isatty()
-    click.echo(f"Game {row.id}: {_title(v, row.seed)}, {len(moves)} moves")
+    click.echo(f"Game {row.id}: {_title(v, row.seed)}, {_plural(len(moves), 'move')}")
     i = 0
     while i < len(steps):
         number, upto, pos = steps[i]

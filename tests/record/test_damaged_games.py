@@ -82,3 +82,10 @@ def test_a_long_name_is_cut_in_the_games_table(run, db_path):
     assert "x…" in out
     rows = json.loads(run("games", "--db", db_path, "--json")[1])
     assert rows[0]["name"] == "x" * 5000
+
+
+def test_replay_and_show_say_move_in_the_singular(run, three_games):
+    code, out, _ = run("replay", "1", "--db", three_games, "--no-step")
+    assert code == 0 and out.splitlines()[0].endswith(", 1 move")
+    code, _, err = run("show", "1", "--at", "5", "--db", three_games)
+    assert code == 2 and "game 1 has 1 move: give --at 0 to 1" in err
