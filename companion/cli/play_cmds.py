@@ -887,17 +887,16 @@ def _verdict(report, variant, seed, photo) -> list[str]:
                     f" ({len(inferred)} of them inferred from the rules, named above: check "
                     f"{'it' if len(inferred) == 1 else 'them'} on the table)." if inferred
                     else ".")]
-    source = "from the photo" if photo else "typed in"
     if checked == 0 and not report["mismatches"] and not report["problems"]:
-        return [f"Nothing was checked: no card {'could be read with confidence ' if photo else 'was '}"
-                f"{source}. " + ("Photograph the layout from above, in even light, with the "
+        how = "could be read with confidence from the photo" if photo else "was typed in"
+        return [f"Nothing was checked: no card {how}. " + ("Photograph the layout from above, in even light, with the "
                                  "card corners in view, or type it: `companion verify "
                                  f"{variant} --seed {seed}`." if photo else
                                  "Type the face-up cards pile by pile, bottom to top (`companion "
                                  f"verify {variant} --seed {seed}` asks for them), or give "
                                  "--layout FILE or --photo PHOTO.")]
     read = report.get("read")
-    of = f" of the {_n(read, 'card')} read" if read is not None else ""
+    of = f" of {read} read" if read is not None else ""
     mis = len(report["mismatches"])
     extra = report.get("extra", {})
     n_extra = sum(len(v) for v in extra.values())
@@ -914,12 +913,12 @@ def _verdict(report, variant, seed, photo) -> list[str]:
     if others:
         parts.append(f"{_n(others, 'pile')} not as dealt")
     if not parts:
-        return [f"Incomplete: the {_n(checked, 'card')} checked{of} are where the deal puts "
-                f"them, but " + ("not every card could be read from the photo: check the cards "
-                                 "named above on the table." if photo else
-                                 "not every pile was typed in.")]
+        return [f"Incomplete: the {_n(checked, 'card')} checked ({of.strip() or 'all typed'}) "
+                f"are where the deal puts them, but "
+                + ("not every card could be read from the photo: check the cards named above "
+                   "on the table." if photo else "not every pile was typed in.")]
     out = [f"The layout does NOT match {seed_text}: " + "; ".join(parts)
-           + f" ({_n(checked, 'card')} checked against the deal{of}). Put "
+           + f" ({_n(checked, 'card')}{of} checked against the deal). Put "
            f"{'it' if mis + n_extra + unplaced + others == 1 else 'them'} right before you play "
            f"(the recorder follows the seeded deal)."]
     beyond = n_extra + unplaced

@@ -19,11 +19,13 @@ def _place(d, info):
 @click.option("--camera", type=click.IntRange(0, 99), default=None, metavar="N",
               help="Take the picture from webcam N instead of a file.")
 @click.option("--debug", "debug_out", type=click.Path(dir_okay=False), default=None,
-              metavar="OUT.png", help="Write the photo annotated with what was read.")
+              metavar="OUT.png", help="Write the photo annotated with what was read (a .png or "
+                                        ".jpg file, not the photo itself).")
 @click.option("--threshold", type=click.FloatRange(0, 1), default=None,
               help="Confidence below which a card is reported as uncertain (default 0.6).")
 @click.option("--deck", default="default", show_default=True, metavar="NAME",
               help="The deck calibration to use (or, with --calibrate, to store); "
+                   "`default` is used where it exists, another name must be calibrated; "
                    "`--deck none` reads with the model alone.")
 @click.option("--calibrate", is_flag=True,
               help="The photo shows --variant dealt with --seed, before any move: learn this "
@@ -62,7 +64,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
       companion scan --camera 0 --variant gaps --json
       companion scan dealt.jpg --calibrate --variant gaps --seed 3 --deck bicycle
     """
-    from ..cards import code_text
+    from ..cards import code_json
     from ..vision.piles import inferred_text
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
@@ -75,6 +77,8 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     if seed is not None:
         raise click.UsageError("--seed goes with --calibrate (to check a photo against a deal, "
                                "use `companion verify VARIANT --seed N --photo PHOTO`)")
+    if deck.lower() != "none":
+        _check_deck(deck)
     from ..vision.scan import scan_photo
     res = scan_photo(photo, camera, key, threshold=threshold,
                      deck=None if deck.lower() == "none" else deck)
@@ -87,22 +91,26 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
                 "deck": res.get("deck_used"),
                 "sheet": None if sheet is None else {"text": sheet.text, "variant": sheet.variant,
                                                      "seed": sheet.seed, "options": sheet.options},
-                "cards": [{"card": code_text(d.code, False) if not d.uncertain else None,
-                           "best": code_text(d.code, False), "confidence": round(d.confidence, 3),
+                "cards": [{"card": code_json(d.code) if not d.uncertain else None,
+                           "best": code_json(d.code), "confidence": round(d.confidence, 3),
                            "uncertain": d.uncertain, "note": d.note,
                            "inferred": _inferred_json(d),
                            "x": _place(d, info)[0], "y": _place(d, info)[1]} for d in cards]}
         if piles is not None:
             data["variant"] = piles.variant
-            data["piles"] = {n: [code_text(d.code, False) + ("?" if d.uncertain else "")
+            data["piles"] = {n: [code_json(d.code) + ("?" if d.uncertain else "")
                                  for d in ds] for n, ds in piles.piles.items()}
+            data["unplaced"] = [code_json(d.code) + ("?" if d.uncertain else "")
+                                for d in piles.unplaced]
             data["face_down"] = {n: c for n, c in piles.face_down.items()}
-            data["inferred"] = [dict(pile=n, card=code_text(d.code, False), **_inferred_json(d))
+            data["inferred"] = [dict(pile=n, card=code_json(d.code), **_inferred_json(d))
                                 for n, ds in piles.piles.items() for d in ds
                                 if d.inferred is not None]
             data["problems"] = piles.problems
             data["position"] = piles.position.to_json() if piles.position is not None else None
         echo_json(data)
+        if not cards:
+            click.get_current_context().exit(1)
         return
     disp = display()
     if res.get("deck_used"):
@@ -110,9 +118,9 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     if sheet is not None:
         click.echo(f"Setup sheet: {sheet.describe()} (QR code {sheet.text})")
     if not cards:
-        click.echo("No cards found in the photo. Photograph the layout from above, in even light, "
-                   "with the card corners in view.")
-        return
+        from ..vision import VisionError
+        from ..vision.integrate import no_cards_message, source_name
+        raise VisionError(no_cards_message(source_name(photo, camera)))
     sure = [d for d in cards if not d.uncertain]
     unsure = [d for d in cards if d.uncertain]
     click.echo(f"{len(cards)} card{'s' if len(cards) != 1 else ''} read"
@@ -123,7 +131,8 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         note = f"  ({d.note})" if d.uncertain else ""
         if d.inferred is not None:
             note = f"  ({inferred_text(d, disp.card)})"
-        click.echo(f"  {disp.card(d.code):>3}{mark} {d.confidence:5.0%}  at {x},{y}{note}")
+        click.echo(disp.text(f"  {disp.card(d.code):>3}{mark} {d.confidence:5.0%}  at {x},{y}"
+                             f"{note}"))
     if piles is not None:
         click.echo(f"\nAs {piles.variant}:")
         for name, ds in piles.piles.items():
@@ -133,15 +142,17 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         for name, ds in piles.piles.items():
             for d in ds:
                 if d.inferred is not None:
-                    click.echo(f"  {name}: {disp.card(d.code)}* inferred from the rules "
-                               f"({inferred_text(d, disp.card)})")
+                    click.echo(disp.text(f"  {name}: {disp.card(d.code)}* inferred from the "
+                                         f"rules ({inferred_text(d, disp.card)})"))
         if piles.as_dealt:
             click.echo(f"  face-down cards not counted on {', '.join(piles.as_dealt)}: taken as "
                        "dealt")
         if piles.unplaced:
-            click.echo(f"  not placed in a pile: {len(piles.unplaced)} card(s)")
+            n = len(piles.unplaced)
+            click.echo(f"  not placed in a pile: {n} card{'s' if n != 1 else ''}: "
+                       + " ".join(disp.card(d.code) + _mark(d) for d in piles.unplaced))
         for p in piles.problems:
-            click.echo(f"  problem: {p}")
+            click.echo(disp.text(f"  problem: {p}"))
         if piles.position is not None and not piles.problems:
             click.echo("  The position read is consistent with the rules.")
     from ..vision.read import TOO_SMALL
@@ -165,11 +176,28 @@ def _inferred_json(d):
     and why the card taken is the only one possible; None for a card read as it is."""
     if d.inferred is None:
         return None
-    from ..cards import code_text
+    from ..cards import code_json, code_text
     from ..vision.piles import inferred_text
     code, p, why = d.inferred
-    return {"read": code_text(code, False), "read_confidence": round(p, 3), "why": why,
-            "text": f"{code_text(d.code, False)} ({inferred_text(d)})"}
+    return {"read": code_json(code), "read_confidence": round(p, 3), "why": why,
+            "text": f"{code_text(d.code)} ({inferred_text(d)})"}
+
+
+def _check_deck(deck) -> None:
+    """Refuse a --deck that names no calibration (a typo would read with the model alone,
+    unsaid); ``default`` may be missing: it is used where it exists."""
+    from ..vision.calibrate import deck_dir, deck_path
+    if deck == "default" or deck_path(deck).exists():
+        return
+    try:
+        stored = sorted(p.stem for p in deck_dir().glob("*.npz"))
+    except OSError:
+        stored = []
+    have = (f"calibrated: {', '.join(stored)}" if stored else "no deck is calibrated yet")
+    raise click.BadParameter(
+        f"deck {deck!r} is not calibrated ({have}). Calibrate it from a photo of a seeded "
+        f"deal before any move (companion scan dealt.jpg --calibrate --variant gaps --seed 3 "
+        f"--deck {deck}), or read with the model alone: --deck none", param_hint="--deck")
 
 
 def _calibrate(photo, camera, key, seed, deck, as_json):

@@ -39,8 +39,10 @@ def scan(photo=None, camera=None, variant=None, threshold=None) -> dict:
 
 
 def _label(d) -> str:
+    """A card read, as the rest of the output writes it (``10♥``; the commands show it
+    through their display, letters under ``--ascii``)."""
     from ..cards import code_text
-    return code_text(d.code, False)
+    return code_text(d.code)
 
 
 def uncertain_text(d) -> str:
@@ -70,7 +72,18 @@ def source_name(photo, camera) -> str:
 def photo_position(reading, source: str):
     """The position read from a photo, for the solver. Raises VisionError when there is none,
     or when a card could only be guessed (the player must check it: never guess silently).
-    Returns (position, warnings)."""
+    Returns (position, warnings): the cards in them, and in the error, as the command's
+    display writes them (suit symbols, letters under ``--ascii``)."""
+    from ..cli.common import display
+    shown = display().text
+    try:
+        pos, warnings = _photo_position(reading, source)
+    except VisionError as exc:
+        raise VisionError(shown(str(exc))) from None
+    return pos, [shown(w) for w in warnings]
+
+
+def _photo_position(reading, source: str):
     if not reading["cards"]:
         raise VisionError(no_cards_message(source))
     piles = reading["piles"]
@@ -124,8 +137,9 @@ def inferred_line(where: str, d, card=None, then: str = "check it on the table")
     """``t3: Q♠ was inferred from the rules (read 54% as Q♦; the only reading the column's
     build allows): check it on the table``: how every command that uses a photo names a card
     it did not read sure but took from the rules, so the player looks at it (``where``: the
-    pile or place; ``card``: code -> text, default plain letters; ``then``: what the player
-    does about it)."""
+    pile or place; ``card``: code -> text, default as :func:`_label`; ``then``: what the player
+    does about it; the suits as symbols, which the commands' displays turn to letters under
+    ``--ascii``)."""
     from .piles import inferred_text
     text = card(d.code) if card else _label(d)
     return f"{where}: {text} was inferred from the rules ({inferred_text(d, card)}): {then}"
@@ -135,17 +149,22 @@ def inferred_line(where: str, d, card=None, then: str = "check it on the table")
 
 def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
     """The photographed layout against a seeded deal, pile by pile (the piles the player lays
-    out and the typed form checks: not the stock, waste or foundations). Same report shape as
-    the typed form, with ``uncertain`` (cards read without confidence: not checked),
-    ``missing`` (cards of the deal not found in the photo) and ``inferred`` (cards read below
-    the threshold and named from the rules: checked, and named for the player to look at)."""
+    out face up: not the stock or foundations; the waste where the deal turns a card up on
+    it, as Golf's). Same report shape as the typed form, with ``read`` (the cards read in the
+    photo), ``uncertain`` (cards read without confidence: not checked), ``missing`` (cards
+    of the deal not found in the photo), ``extra`` (per pile, the cards read beyond the
+    face-up cards the deal puts there: each pile one line of ``problems``), ``unplaced``
+    (cards read sure but in no pile: one line of ``problems``) and ``inferred`` (cards read
+    below the threshold and named from the rules: checked, and named for the player to look
+    at)."""
     from ..cards import code_json, code_text
     from ..record.layout import place_text
     eng = deal_pos.engine
     names = eng.names
-    skip = set(eng.Fset) | {eng.S, eng.W, eng.X}
+    skip = set(eng.Fset) | {eng.S, eng.X}   # (a waste the deal leaves empty has no slots)
     piles = reading["piles"].piles if reading["piles"] is not None else {}
     mismatches, problems, unsure, unread, inferred = [], [], [], [], []
+    extra_cards: dict[str, list[str]] = {}
     checked = 0
 
     def mismatch(i, k, found):
@@ -195,18 +214,32 @@ def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
                                                        lambda c: code_text(c, symbols))})
             if d.code != deal_pos.piles[i][k]:
                 mismatches.append(mismatch(i, k, d.code))
-        for d in extra:
-            mark = "?" if d.uncertain else ""
-            problems.append(f"{name}: {code_text(d.code, symbols)}{mark} read in the photo, "
-                            f"beyond the {len(want)} face-up card{'s' if len(want) != 1 else ''}"
-                            f" the deal puts there")
+        if extra:
+            extra_cards[name] = [code_json(d.code) + ("?" if d.uncertain else "")
+                                 for d in extra]
+            problems.append(f"{name}: {_cards(len(extra))} more in the photo than the "
+                            f"{_n_up(len(want))} the deal puts there: "
+                            + " ".join(code_text(d.code, symbols) + ("?" if d.uncertain else "")
+                                       for d in extra))
     mapped = {id(d) for ds in piles.values() for d in ds}
     loose = [d for d in reading["cards"] if id(d) not in mapped and not d.uncertain]
-    if loose and reading["piles"] is not None and reading["piles"].unplaced:
-        problems.append(f"{len(loose)} card(s) read but not placed in a pile: "
+    if not (loose and reading["piles"] is not None and reading["piles"].unplaced):
+        loose = []
+    if loose:
+        problems.append(f"{_cards(len(loose))} read but not placed in a pile: "
                         + " ".join(code_text(d.code, symbols) for d in loose))
-    return {"checked": checked, "mismatches": mismatches, "missing": unread,
-            "problems": problems, "uncertain": unsure, "inferred": inferred}
+    return {"read": len(reading["cards"]), "checked": checked, "mismatches": mismatches,
+            "missing": unread, "problems": problems, "uncertain": unsure,
+            "inferred": inferred, "extra": extra_cards,
+            "unplaced": [code_json(d.code) for d in loose]}
+
+
+def _n_up(n: int) -> str:
+    return f"{n} face-up card{'s' if n != 1 else ''}"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
 
 
 # ------------------------------------------------------------------------------ play: scan

@@ -681,14 +681,16 @@ def _neighbour(ds, j, k, step):
 
 def inferred_text(d, card=None) -> str:
     """``read 54% as Q♣; the only reading the column's build allows``: how an inferred card
-    was named (``card``: code -> text, default plain letters)."""
+    was named (``card``: code -> text, default with suit symbols)."""
     code, p, why = d.inferred
     return f"read {p:.0%} as {(card or _text)(code)}; {why}"
 
 
 def _text(code) -> str:
+    """A card in a note or a problem (``10♥``): as the rest of the output writes it (the
+    commands show them through their display, letters under ``--ascii``)."""
     from ..cards import code_text
-    return code_text(code, False)
+    return code_text(code)
 
 
 def rectify(dets):
@@ -1608,7 +1610,7 @@ def build_position(out: PileReading, v):
         piles[name] = {"cards": cards, "face_down": fd}
         for d in dets:
             if d.uncertain:
-                out.problems.append(f"{name}: {code_text(d.code, False)}? uncertain "
+                out.problems.append(f"{name}: {code_text(d.code)}? uncertain "
                                     f"({d.note}, {d.confidence:.0%})")
     # the rest of the deck: unseen, in the stock if there is one
     used = sum(len(p["cards"]) for n, p in piles.items() if n != "s")
@@ -1625,7 +1627,29 @@ def build_position(out: PileReading, v):
     out.status = pos.status()
     for flag in type(out.status):
         if flag.value and flag in out.status:
-            out.problems.append(f"position check: {flag.name.lower().replace('_', ' ')}")
+            out.problems.append(f"position check: {flag.name.lower().replace('_', ' ')}"
+                                + (_copies_text(out, pos, v) if flag.name == "TOO_MANY_COPIES"
+                                   else ""))
+
+
+def _copies_text(out: PileReading, pos, v) -> str:
+    """``: 10♥ twice (t3, t6)``: the cards read more often than the variant's decks hold
+    them, and the piles they were read in."""
+    from collections import Counter
+
+    from ..cards import UNKNOWN, code_text
+    counts = Counter(c for p in pos.piles for c in p if c != UNKNOWN)
+    where: dict[int, list[str]] = {}
+    for name, dets in out.piles.items():
+        for d in dets:
+            where.setdefault(d.code, []).append(name)
+    over = sorted(c for c, n in counts.items() if n > v.decks)
+    if not over:
+        return ""
+    times = {2: "twice", 3: "three times"}
+    return ": " + ", ".join(f"{code_text(c)} {times.get(counts[c], f'{counts[c]} times')}"
+                            + (f" ({', '.join(where[c])})" if c in where else "")
+                            for c in over)
 
 
 def _json(d):

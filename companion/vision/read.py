@@ -1038,5 +1038,7 @@ def _same_card(a, b) -> bool:
 
 
 def _name(code):
+    """A card in a note (``10♥``): as the rest of the output writes it (the commands show
+    notes through their display, letters under ``--ascii``)."""
     from ..cards import code_text
-    return code_text(code, False)
+    return code_text(code)

@@ -50,7 +50,7 @@ def test_a_black_club_in_a_deck_of_green_clubs_is_read_again_as_a_spade():
     nine = dets[3]
     assert code_text(nine.code, False) == "9s"
     assert nine.confidence < read.THRESHOLD
-    assert "black" in nine.note and "green" in nine.note and "9c" in nine.note
+    assert "black" in nine.note and "green" in nine.note and "9♣" in nine.note
     assert nine.given_ink[0][0] == Card.parse("9s").code and nine.given_ink[0][1] == 1.0
 
 

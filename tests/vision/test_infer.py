@@ -128,12 +128,13 @@ def test_scan_says_which_card_was_inferred_and_why(scanned, run, tmp_path):
 def test_scan_json_names_the_inferred_card(scanned, run):
     code, out, _ = run("scan", "table.jpg", "--variant", "klondike", "--json")
     data = json.loads(out)
-    assert data["piles"]["t3"] == ["Kh", "Qs", "Jh"]
+    # (the JSON form's card codes, as its position has them: readable by --position)
+    assert data["piles"]["t3"] == ["KH", "QS", "JH"]
     [inf] = data["inferred"]
-    assert inf["pile"] == "t3" and inf["card"] == "Qs" and inf["read"] == "Qd"
+    assert inf["pile"] == "t3" and inf["card"] == "QS" and inf["read"] == "QD"
     assert inf["read_confidence"] == 0.54
     card = next(c for c in data["cards"] if c["inferred"])
-    assert card["card"] == "Qs" and not card["uncertain"]
+    assert card["card"] == "QS" and not card["uncertain"]
 
 
 def test_debug_image_marks_the_inferred_card_in_its_own_colour(scanned, run, tmp_path):
@@ -162,7 +163,7 @@ def test_a_hint_from_the_photo_says_which_card_was_inferred():
     pos, warnings = photo_position({"cards": dets, "piles": out}, "table.jpg")
     assert pos is out.position
     said = [w for w in warnings if "inferred" in w]
-    assert said and said[0].startswith("t3: Qs was inferred from the rules (read 54% as Qd")
+    assert said and said[0].startswith("t3: Q♠ was inferred from the rules (read 54% as Q♦")
 
 
 # ------------------------------------------------------------------------------ foundations
@@ -265,7 +266,7 @@ def test_a_sure_card_that_breaks_the_build_with_two_suits_possible_is_uncertain(
     out, dets, d = _column("Qs")
     assert recheck_builds(out, dets, load_variant("klondike")) == [d]
     assert d.uncertain and d.code == _c("Qs") and d.inferred is None
-    assert "does not fit the build between Ks and Jc" in d.note
+    assert "does not fit the build between K♠ and J♣" in d.note
 
 
 def test_a_card_that_fits_its_neighbours_is_kept():

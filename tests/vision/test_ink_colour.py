@@ -81,8 +81,8 @@ def test_a_four_colour_decks_ink_corrects_a_reading_of_the_wrong_suit():
         assert {c // 13 for c, _ in d.alternatives} <= {SPADES, CLUBS}
     for d in by_suit[CLUBS] + by_suit[DIAMONDS]:   # green or blue: the suit, the queen sure
         assert d.code == d.suit * 13 + 11 and not d.uncertain
-        assert d.note == f"the pip's ink is {'green' if d.suit == CLUBS else 'blue'}: not Qs"
+        assert d.note == f"the pip's ink is {'green' if d.suit == CLUBS else 'blue'}: not Q♠"
     for d in by_suit[HEARTS]:           # red: not a spade, and hearts or diamonds is unsure
         assert d.suit in (HEARTS, DIAMONDS) and d.uncertain
-        assert d.note.startswith("the pip's ink is red: not Qs")
+        assert d.note.startswith("the pip's ink is red: not Q♠")
         assert {c // 13 for c, _ in d.alternatives} <= {HEARTS, DIAMONDS}

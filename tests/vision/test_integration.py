@@ -29,7 +29,7 @@ UNSURE_SEED = 631738   # its photo (scene 1013) with t1's rank glyphs covered re
 #                        earlier, HOG recognizer: the tests of what the commands do with an
 #                        uncertain card use that one (`hog`). The convolutional recognizer
 #                        reads the grey patch left where the glyph was painted over as a J, 70 %.
-UNSURE_SHOWN = re.compile(r"t1: (?:[2-9AJQK]|10)c\? \(low confidence")
+UNSURE_SHOWN = re.compile(r"t1: (?:[2-9AJQK]|10)[c♣]\? \(low confidence")
 """How the uncertain card is shown: its pile and its best reading, a club (its pip is in
 view; its rank glyph is not, so which rank is read is a guess), marked with a question mark."""
 
@@ -124,7 +124,7 @@ def test_verify_photo_names_the_cards_it_could_not_read(photos, capsys, hog):
                  photos["unsure"]]) == 1
     out = capsys.readouterr().out
     assert "Could not be read with confidence (not checked): t1" in out
-    assert "Incomplete: 6 cards checked" in out
+    assert "Incomplete: the 6 cards checked (of 7 read)" in out
 
 
 @pytest.mark.parametrize("which, words", [("empty", "no cards found"),

@@ -54,9 +54,9 @@ def test_empty_table_finds_no_cards(tmp_path, capsys):
                            (0, 0), 2)
     p = tmp_path / "table.png"
     cv2.imwrite(str(p), img)
-    code, out, _ = _scan(capsys, p)
-    assert code == 0
-    assert "No cards found" in out
+    code, out, err = _scan(capsys, p)
+    assert code == 1   # as `verify --photo` and `hint --photo`: nothing was read
+    assert "no cards found in" in err and "photograph the layout from above" in err
 
 
 def test_huge_png_is_refused_before_decoding(tmp_path, capsys):

@@ -72,11 +72,11 @@ def test_scan_command_reads_a_pyramid_into_piles(scenes, tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert debug.exists() and cv2.imread(str(debug)).shape == sc.image.shape
     truth = {c["pile"]: c["code"] for c in sc.cards}
-    from companion.cards import code_text
+    from companion.cards import code_json
     placed = {p: cards for p, cards in data["piles"].items() if p.startswith("p")}
-    right = sum(1 for p, cards in placed.items() if cards == [code_text(truth[p], False)])
+    right = sum(1 for p, cards in placed.items() if cards == [code_json(truth[p])])
     wrong = sum(1 for p, cards in placed.items()
-                if not cards[0].endswith("?") and cards != [code_text(truth[p], False)])
+                if not cards[0].endswith("?") and cards != [code_json(truth[p])])
     assert right >= 18   # measured: 20 of the 27 visible cards read sure, all in their place
     assert wrong <= 1    # measured: 0
     assert isinstance(data["problems"], list)
