@@ -50,6 +50,28 @@ def rank_from_text(text: str) -> int:
             f"{text!r} is not a rank: use A, 2-9, 10 (or T), J, Q or K") from None
 
 
+RANKS_HELP: Final = "A, 2-9, 10 or T, J, Q, K"
+SUITS_HELP: Final = "s h d c or ♠ ♥ ♦ ♣"
+CARD_HELP: Final = (f"type a rank ({RANKS_HELP}) then a suit ({SUITS_HELP}), for example 7h, "
+                    f"10♠ or qs")
+
+
+def card_problem(text: str) -> str | None:
+    """What is wrong with a card typed as ``text`` when one half of it is right: the rank or
+    the suit that is not one, or a missing suit; ``None`` when neither half is a rank or a
+    suit (the text may be meant as something else, such as a pile)."""
+    t = text.strip().replace(" ", "")
+    rank, suit = t[:-1], t[-1:]
+    if t.upper() in _RANK_INPUT:
+        return "the suit is missing"
+    rank_ok, suit_ok = rank.upper() in _RANK_INPUT, suit.upper() in _SUIT_INPUT
+    if rank_ok and not suit_ok:
+        return f"{suit!r} is not a suit"
+    if suit_ok and not rank_ok and rank:
+        return f"{rank!r} is not a rank"
+    return None
+
+
 class Card:
     """One of the 52 cards. Build with :meth:`parse` or :func:`card`, never directly."""
 
@@ -72,9 +94,9 @@ class Card:
         text = text.strip().replace(" ", "").upper()
         if len(text) >= 2 and text[-1] in _SUIT_INPUT and text[:-1] in _RANK_INPUT:
             return CARDS[_SUIT_INPUT[text[-1]] * 13 + _RANK_INPUT[text[:-1]] - 1]
-        raise InvalidCardError(
-            f"{raw!r} is not a card: type a rank (A, 2-9, 10 or T, J, Q, K) then a suit "
-            f"(s h d c or ♠ ♥ ♦ ♣), for example 7h, 10♠ or qs")
+        problem = card_problem(raw)
+        raise InvalidCardError(f"{raw!r} is not a card: " + (f"{problem}; " if problem else "")
+                               + CARD_HELP)
 
     @staticmethod
     def from_json(text: str) -> Card:

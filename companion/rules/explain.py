@@ -34,7 +34,7 @@ def explain(pos, move: Move) -> str:
         return "name the foundation the card comes from, e.g. f1 t3"
     p = piles[a] if a >= 0 else ()
     if move.dst is None and not v.pairs:
-        return f"say where {src} goes, e.g. `{src} f` or `{src} t1`"
+        return _say_where(pos, src)
     if a == eng.S and not (v.stock and v.stock.turn_up):
         if eng.space == "any-or-stock" and p:
             return f"in {name} the stock's top card may only fill a space (an empty pile); " \
@@ -342,22 +342,63 @@ def _explain_pair(pos, move: Move) -> str:
     avail = dict(eng.available(pos))
     a = eng.index[move.src]
     if a not in avail:
-        return f"the card at {move.src} is not available yet" + (
-            ": the cards below it must go first" if eng.P else "")
+        return _not_available(pos, move.src)
     if move.dst is None or move.dst == "f":
         card = avail[a]
         return f"{_c(card)} cannot be removed on its own in {v.name}: {v.pairs.phrase()}"
     b = eng.index.get(move.dst, -1)
     if b < 0:
         return f"there is no pile {move.dst!r} in {v.name}"
+    if b == a:
+        return f"a card cannot be paired with itself: name two different cards " \
+               f"({v.pairs.phrase()})"
     if b not in avail:
-        return f"the card at {move.dst} is not available yet" + (
-            ": the cards below it must go first" if eng.P else "")
+        return _not_available(pos, move.dst)
     x, y = avail[a], avail[b]
     if v.pairs.match == "sum":
         total = RANK_OF[x] + RANK_OF[y]
         return f"{_c(x)} and {_c(y)} add up to {total}, not {v.pairs.total}"
     return f"{_c(x)} and {_c(y)} are not the same rank"
+
+
+def _not_available(pos, name: str) -> str:
+    """Why the card at pile ``name`` cannot be paired: an empty stock or waste, a place
+    already cleared, or cards still lying on it."""
+    eng = pos.engine
+    i = eng.index[name]
+    if not pos.piles[i]:
+        if i == eng.W:
+            return "the waste is empty" + (": type s to turn a card from the stock"
+                                           if eng.S >= 0 and pos.piles[eng.S] else "")
+        if i == eng.S:
+            return "the stock is empty"
+        return f"{name} is empty: its card is already removed"
+    if i == eng.S and pos.down[i] >= len(pos.piles[i]):
+        return "the stock's card is face down: type s to turn it onto the waste"
+    if pos.piles[i][-1] == UNKNOWN:
+        return f"the top card of {name} has not been named yet: type {name}=CARD first"
+    return f"the card at {name} is not available yet" + (
+        ": the cards below it must go first" if eng.P else "")
+
+
+def _say_where(pos, src: str) -> str:
+    """A pile named alone: the legal moves from it, or if there are none, some legal moves."""
+    eng = pos.engine
+    legal = [eng.text(m) for m in pos.raw_moves()]
+    own = [t for t in legal if t.split(" ")[0].split(":")[0] == src and " " in t]
+    i = eng.index.get(src, -1)
+    if i >= 0 and not pos.piles[i]:
+        shown = ", ".join(legal[:6]) + (", ..." if len(legal) > 6 else "")
+        return f"{src} is empty" + (f" (legal moves: {shown})" if legal else "")
+    if len(own) == 1:
+        return f"say where {src} goes: `{own[0]}` is its only legal move here"
+    if own:
+        shown = ", ".join(own[:8]) + (", ..." if len(own) > 8 else "")
+        return f"say where {src} goes: its legal moves here are {shown}"
+    if not legal:
+        return f"say where {src} goes; no move is legal here"
+    shown = ", ".join(legal[:6]) + (", ..." if len(legal) > 6 else "")
+    return f"say where {src} goes; no move from {src} is legal here (legal moves: {shown})"
 
 
 def _explain_fold(pos, move: Move) -> str:

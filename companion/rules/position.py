@@ -12,7 +12,16 @@ import enum
 from collections import Counter
 from dataclasses import dataclass
 
-from ..cards import CARDS, UNKNOWN, Card, code_from_json, code_json, code_text
+from ..cards import (
+    CARD_HELP,
+    CARDS,
+    UNKNOWN,
+    Card,
+    card_problem,
+    code_from_json,
+    code_json,
+    code_text,
+)
 from ..errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -207,6 +216,15 @@ class Position:
         for m in legal:
             if eng.move_of(m) == move:
                 return m
+        for m in legal:
+            mv = eng.move_of(m)
+            if mv.src != move.src:
+                continue
+            if move.dst is None and eng.pairs and mv.dst == "f" and not move.count:
+                return m  # a card removed on its own, named by its place alone (p22 for p22 f)
+            if move.count and mv.dst == move.dst == "f" and m[0] == MOVE and \
+                    m[2] == move.count:
+                return m  # a complete suit lifted off with its count given (t1:13 f)
         if dst_f and move.dst != "f":
             # An explicit foundation (f2): legal when that very pile takes the card.
             f = eng.index[move.dst]
@@ -278,31 +296,40 @@ class Position:
         try:
             move = Move.parse(text)
         except InvalidMoveError:
+            if "=" in text:  # a reveal whose card is not one: Move.parse says why
+                raise
             move = None
         if move is not None and (move.is_reveal or move == Move("s") or all(
                 t is None or t in self.engine.index or t == "f" for t in (move.src, move.dst))):
-            self.to_raw(move)
+            raw = self.to_raw(move)
+            if not move.is_reveal and move != Move("s") and (
+                    move.dst is None or (move.count and move.dst == "f")):
+                return self.engine.move_of(raw)  # p22 → p22 f, t1:13 f → t1 f
             return move
         return self._parse_card_notation(text)
 
     def _parse_card_notation(self, text: str) -> Move:
         eng = self.engine
-        tokens = text.strip().lower().split()
+        typed = text.strip().split()
+        tokens = [t.lower() for t in typed]
         if not 1 <= len(tokens) <= 2:
             raise InvalidMoveError(f"{text!r} is not a move: type e.g. t3 t5, 7h t4 or 7h")
         specs: list[tuple[str, object]] = []
-        for tok in tokens:
+        for tok, as_typed in zip(tokens, typed, strict=True):
             if tok in eng.index or (tok == "f" and eng.F):
                 specs.append(("pile", tok))
                 continue
             try:
                 specs.append(("card", Card.parse(tok).code))
             except InvalidCardError:
-                if PILE_RE.match(tok):
+                problem = card_problem(as_typed)
+                if PILE_RE.match(tok) and (tok[-1].isdigit() or problem is None):
                     raise InvalidMoveError(self._no_pile(tok)) from None
+                where = f" in {text.strip()!r}" if len(tokens) > 1 else ""
                 raise InvalidMoveError(
-                    f"{tok!r} in {text!r} is neither a pile of {self.variant.name} ("
-                    + _name_ranges(eng.names) + ") nor a card (7h, 10♠, qs)") from None
+                    f"{as_typed!r}{where} is neither a pile of {self.variant.name} ("
+                    + _name_ranges(eng.names) + ") nor a card: "
+                    + (f"{problem}; " if problem else "") + CARD_HELP) from None
         matches = [m for m in self.raw_moves() if m[0] != STOCK and self._matches(m, specs)]
         texts = sorted({eng.text(m) for m in matches})
         if not texts:

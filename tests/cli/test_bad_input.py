@@ -103,3 +103,11 @@ def test_a_position_nested_too_deeply_is_refused(run, tmp_path):
     path.write_text("[" * 100_000 + "]" * 100_000)
     code, _, err = run("moves", "klondike", "--position", str(path))
     assert code == 2 and "nested too deeply" in err
+
+
+def test_a_bad_card_under_ascii_names_each_suit_once(run):
+    code, _, err = run("--ascii", "check", "klondike", "--seed", "1", "Kx")
+    assert code == 1
+    assert "'x' is not a suit; type a rank (A, 2-9, 10 or T, J, Q, K) then a suit (s h d c)" \
+        in err
+    assert "s h d c or s h d c" not in err
