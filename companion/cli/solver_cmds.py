@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -21,6 +22,10 @@ from .common import (
     position_options,
     start_position,
 )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _positive(ctx, param, value):
@@ -73,11 +78,12 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
                    "seed": pos.seed, **r.to_json()})
     elif r.verdict == "won":
         click.echo(", ".join(r.moves) if r.moves else "(already won)")
-        click.echo(f"# won in {len(r.moves)} moves ({r.nodes} positions, {r.seconds:.1f} s)",
-                   err=True)
+        click.echo(f"# won in {_count(len(r.moves), 'move')} ({_count(r.nodes, 'position')}, "
+                   f"{r.seconds:.1f} s)", err=True)
     else:  # a comment line, so that a moves file made from the output stays readable
-        click.echo(display().text(f"# {r.verdict.capitalize()}: {r.reason} ({r.nodes} "
-                                  f"positions, {r.seconds:.1f} s)."))
+        reason = re.sub(r"\ball 1 reachable positions\b", "the 1 reachable position", r.reason)
+        click.echo(display().text(f"# {r.verdict.capitalize()}: {reason} "
+                                  f"({_count(r.nodes, 'position')}, {r.seconds:.1f} s)."))
     if r.verdict != "won":
         click.get_current_context().exit(1)
 

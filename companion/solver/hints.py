@@ -206,15 +206,16 @@ def _exact(pos, seconds, start, peek, symbols) -> Hint:
     alone = "legal" if len(pos.raw_moves()) == 1 else None
     if r.verdict == WON:
         m = r.raw[0]
-        basis = f"Won: a winning line of {len(r.moves)} moves follows ({what})."
+        found = f"Won: a winning line of {_count(len(r.moves), 'move')} exists"
+        basis = f"{found} ({what}); `companion solve` prints one."
         lost = 0
         if alone is None:
             # Within what is left of the budget: is every other move a proved loss?
             n = others_lost(pos, m, start + seconds)
             if n is not None:
                 alone, lost = "winnable", n
-                basis = (f"Won: a winning line of {len(r.moves)} moves follows, and "
-                         f"{_others(n)} was proved lost ({what}).")
+                basis = (f"{found}, and {_others(n)} was proved lost ({what}); "
+                         f"`companion solve` prints one.")
         return Hint(r.moves[0], _reason(pos, m, symbols, alone), WON, basis, chance=1.0,
                     peeked=peek, line=r.moves, only=alone, others_lost=lost,
                     seconds=time.perf_counter() - start)
@@ -222,13 +223,17 @@ def _exact(pos, seconds, start, peek, symbols) -> Hint:
     if r.verdict == LOST:
         basis = (f"Lost: {stuck_reason(pos, r.stuck, symbols)} ({what}); this move keeps the "
                  "most options." if r.stuck else
-                 f"Lost: no line wins ({r.states} positions searched, {what}); "
+                 f"Lost: no line wins ({_count(r.states, 'position')} searched, {what}); "
                  f"this move keeps the most options.")
         return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), LOST, basis,
                     chance=0.0, peeked=peek, only=alone, seconds=time.perf_counter() - start)
     basis = f"Unknown: the search ran out of time after {r.nodes} positions ({what})."
     return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), UNKNOWN_VERDICT, basis,
                 peeked=peek, only=alone, seconds=time.perf_counter() - start)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _others(n: int) -> str:
@@ -274,7 +279,8 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
         m = legal[0]
     chance = wins / done
     verdict = UNKNOWN_VERDICT  # samples estimate a chance; they prove nothing
-    what = f"deals of the {len(pool)} unseen cards" if pool else "shuffles of the redeals"
+    what = (f"deal{'s' if done != 1 else ''} of the {_count(len(pool), 'unseen card')}"
+            if pool else f"shuffle{'s' if done != 1 else ''} of the redeals")
     basis = f"Wins in {wins} of {done} {what} "
     if undecided:
         basis += (f"(estimated chance at least {chance:.0%}: {undecided} undecided)." if wins
