@@ -106,6 +106,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
             data["inferred"] = [dict(pile=n, card=code_json(d.code), **_inferred_json(d))
                                 for n, ds in piles.piles.items() for d in ds
                                 if d.inferred is not None]
+            data["unread"] = _unread_piles(piles)
             data["problems"] = piles.problems
             data["position"] = piles.position.to_json() if piles.position is not None else None
         echo_json(data)
@@ -147,6 +148,10 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         if piles.as_dealt:
             click.echo(f"  face-down cards not counted on {', '.join(piles.as_dealt)}: taken as "
                        "dealt")
+        unread = _unread_piles(piles)
+        if unread:
+            click.echo(f"  no card read on {', '.join(unread)}, where the layout shows one "
+                       "face up: check it on the table, or retake the photo with it in view")
         if piles.unplaced:
             n = len(piles.unplaced)
             click.echo(f"  not placed in a pile: {n} card{'s' if n != 1 else ''}: "
@@ -164,6 +169,16 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         click.echo("\nCheck the uncertain cards on the table" +
                    ("" if debug_out else " (--debug OUT.png marks them on the photo)") + ".")
     _ = sure
+
+
+def _unread_piles(piles) -> list[str]:
+    """The piles of the position read that wait for a face-up card no reading gave (Golf's
+    waste card not found, a column with none read), in the variant's order."""
+    pos = piles.position
+    if pos is None:
+        return []
+    names = pos.engine.names
+    return sorted({names[i] for i, _ in pos.pending_reveals()}, key=names.index)
 
 
 def _mark(d) -> str:

@@ -206,6 +206,18 @@ def test_golfs_waste_card_is_checked_and_named_when_not_read(photo, run, fake_re
     assert code == 0 and "all 36 cards checked" in out
 
 
+def test_scan_names_a_pile_whose_face_up_card_was_not_read(photo, run, fake_reading):
+    from companion.rules import load_variant
+    from companion.vision.piles import build_position
+    cards, piles = _dealt("golf", 5, [f"t{k}" for k in range(1, 8)])
+    build_position(piles, load_variant("golf"))
+    fake_reading(cards, piles, "golf")
+    code, out, _ = run("scan", str(photo), "--variant", "golf")
+    assert code == 0 and "no card read on w, where the layout shows one face up" in out
+    code, out, _ = run("scan", str(photo), "--variant", "golf", "--json")
+    assert json.loads(out)["unread"] == ["w"]
+
+
 def test_verify_with_nothing_typed_checks_nothing_and_says_so(run, monkeypatch):
     import io
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
