@@ -74,8 +74,8 @@ class VariantType(click.ParamType):
         from ..rules import find_variant
         try:
             return find_variant(value)
-        except VariantError as exc:
-            self.fail(str(exc), param, ctx)
+        except VariantError as exc:  # said plainly, without click's "Invalid value for '[VARIANT]'"
+            raise click.UsageError(str(exc), ctx) from None
 
 
 class SeedType(click.ParamType):

@@ -112,10 +112,10 @@ class VariantOrGame(click.ParamType):
         except VariantError as exc:
             close = (" Did you mean: " + ", ".join(exc.suggestions) + "?") \
                 if exc.suggestions else ""
-            self.fail(f"{text!r} is neither a variant nor a saved game's id.{close} "
-                      f"`companion variants` lists the variants (companion hint klondike "
-                      f"--seed 42); `companion games` lists the saved games by id "
-                      f"(companion hint 3).", param, ctx)
+            raise click.UsageError(
+                f"{text!r} is neither a variant nor a saved game's id.{close} `companion "
+                f"variants` lists the variants (companion hint klondike --seed 42); `companion "
+                f"games` lists the saved games by id (companion hint 3).", ctx) from None
 
 
 @click.command()

@@ -111,3 +111,11 @@ def test_a_bad_card_under_ascii_names_each_suit_once(run):
     assert "'x' is not a suit; type a rank (A, 2-9, 10 or T, J, Q, K) then a suit (s h d c)" \
         in err
     assert "s h d c or s h d c" not in err
+
+
+@pytest.mark.parametrize("args", [["variants", "klondik"], ["deal", "klondik"],
+                                  ["hint", "klondik", "--seed", "1"]])
+def test_an_unknown_variant_is_said_plainly(run, args):
+    code, _, err = run(*args)
+    assert code == 2 and "klondike" in err
+    assert "Invalid value for" not in err and "'[VARIANT]'" not in err
