@@ -40,6 +40,11 @@ BOLD = "CompanionSans-Bold"
 MARGIN = 34.0
 MAX_CARD = 58.0
 """Widest a card is drawn, in points (about 20 mm)."""
+QR_MODULE = 2.2
+"""The side of one QR module in points (0.8 mm: 4.6 pixels at 150 dpi); the code grows with its
+text, from QR_MIN to QR_MAX points."""
+QR_MIN, QR_MAX = 66.0, 100.0
+QR_LEVEL = "L"
 HEADINGS = ("Layout", "Squared piles", "Stack the deck", "Rules", "Move notation", "Move log")
 
 
@@ -160,18 +165,27 @@ class _Pen:
         self.forms = forms
 
     def text(self, x: float, y: float, s: str, size: float, font: str = FONT, colour=None,
-             align: str = "left") -> float:
-        """Draw ``s`` with its baseline at ``y``; returns its width."""
+             align: str = "left", condense: float = 1.0) -> float:
+        """Draw ``s`` with its baseline at ``y``, ``condense`` times its usual width (a
+        condensed face, for a card index in a narrow strip); returns its width."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
         c = self.c
-        c.setFont(font, size)
         c.setFillColor(colour if colour is not None else self.st.ink)
-        w = stringWidth(s, font, size)
+        w = stringWidth(s, font, size) * condense
         if align == "right":
             x -= w
         elif align == "centre":
             x -= w / 2
-        c.drawString(x, self.H - y, s)
+        if condense == 1.0:
+            c.setFont(font, size)
+            c.drawString(x, self.H - y, s)
+        else:
+            t = c.beginText(x, self.H - y)
+            t.setFont(font, size)
+            t.setHorizScale(condense * 100)
+            t.textOut(s)
+            t.setHorizScale(100)  # the scale is text state: it would outlive this text
+            c.drawText(t)
         return w
 
     def width(self, s: str, size: float, font: str = FONT) -> float:
@@ -209,6 +223,23 @@ def _fit(pen: _Pen, text: str, size: float, room: float, font: str = BOLD) -> fl
     return size if w <= room else size * room / w
 
 
+CONDENSE_MIN = 0.62
+"""How narrow a card index may be set (a condensed face) before it is set smaller instead."""
+
+
+def _fit_index(pen: _Pen, text: str, size: float, room: float,
+               font: str = BOLD) -> tuple[float, float]:
+    """(size, condense) setting a card index ``text`` in ``room`` points: condensed first, so
+    that ``10♠`` in a tight fan keeps the height of ``Q♠`` beside it; smaller only beyond."""
+    w = pen.width(text, size, font)
+    if w <= room:
+        return size, 1.0
+    condense = room / w
+    if condense >= CONDENSE_MIN:
+        return size, condense
+    return size * condense / CONDENSE_MIN, CONDENSE_MIN
+
+
 def _draw_card(pen: _Pen, spot, X: float, Y: float, s: float, then=None) -> None:
     """One card at top-left (X, Y) points, ``s`` points wide: face, or back with small print.
     ``then`` is called between the card's shape and its text (to write a name on the card
@@ -226,13 +257,13 @@ def _draw_card(pen: _Pen, spot, X: float, Y: float, s: float, then=None) -> None
         text = _card_text(code)
         room = (strip_pt if spot.visible in ("left", "right") else s) - 0.1 * s
         size = min(0.27 * s, (strip_pt if spot.visible == "top" else h) * 0.62)
-        size = _fit(pen, text, size, room)
+        size, condense = _fit_index(pen, text, size, room)
         pad = 0.06 * s
         base = Y + pad + size * 0.82
         if spot.visible == "right":
-            pen.text(X + s - pad, base, text, size, BOLD, st.suit(code), "right")
+            pen.text(X + s - pad, base, text, size, BOLD, st.suit(code), "right", condense)
         else:
-            pen.text(X + pad, base, text, size, BOLD, st.suit(code))
+            pen.text(X + pad, base, text, size, BOLD, st.suit(code), condense=condense)
         if spot.visible == "full" and code != UNKNOWN:
             big = 0.52 * s
             pen.text(X + s / 2, Y + h * 0.62 + big * 0.35, SUIT_SYMBOLS[SUIT_OF[code]], big,
@@ -249,13 +280,13 @@ def _draw_card(pen: _Pen, spot, X: float, Y: float, s: float, then=None) -> None
     text = _card_text(code)
     size = min(0.18 * s, (strip_pt if spot.visible == "top" else h) * 0.5, 8.0)
     room = (strip_pt if spot.visible in ("left", "right") else s) - 0.12 * s
-    size = _fit(pen, text, size, room, FONT)
+    size, condense = _fit_index(pen, text, size, room, FONT)
     pad = 0.07 * s
-    w = pen.width(text, size, FONT)
+    w = pen.width(text, size, FONT) * condense
     bx = X + s - pad - w - 0.03 * s if spot.visible == "right" else X + pad
     pen.rrect(bx - 0.03 * s, Y + pad - 0.02 * s, w + 0.06 * s, size * 1.12, 0.04 * s,
               fill=st.white)
-    pen.text(bx, Y + pad + size * 0.84, text, size, FONT, st.suit(code))
+    pen.text(bx, Y + pad + size * 0.84, text, size, FONT, st.suit(code), condense=condense)
 
 
 def _back_form(pen: _Pen, s: float) -> str:
@@ -362,7 +393,7 @@ def _header(pen: _Pen, pos, date: str, x: float, y: float, width: float,
     st = pen.st
     v = pos.variant
     changed = v.changed_options()
-    qr = 66.0 if page == "setup" else 0.0
+    qr = _qr_size(qr_text(pos)) if page == "setup" else 0.0
     title = f"{v.name} — seed {pos.seed}"
     size = _fit(pen, title, 18.0, width - qr - 10)
     pen.text(x, y + 16, title, size, BOLD, st.ink)
@@ -378,22 +409,58 @@ def _header(pen: _Pen, pos, date: str, x: float, y: float, width: float,
                              8.0, width - qr - 10):
             pen.text(x, yy, line, 8.0, FONT, st.ink)
             yy += 10
-        _qr(pen, qr_text(pos), x + width - qr, y - 4, qr)
-        yy = max(yy, y + qr + 4)
+        caption = _qr(pen, qr_text(pos), x + width - qr, y - 4, qr)
+        yy = max(yy, y + qr + 4 + caption)
     pen.line(x, yy, x + width, yy, st.rule, 0.7)
     return yy + 6
 
 
-def _qr(pen: _Pen, text: str, x: float, y: float, size: float) -> None:
+def _qr(pen: _Pen, text: str, x: float, y: float, size: float) -> float:
+    """The QR code of ``text``, ``size`` points square with its top-left at (x, y), and the
+    text under it, wrapped to the code's width after a ``:`` or ``,``; returns how far the
+    caption reaches below the code."""
     from reportlab.graphics import renderPDF
     from reportlab.graphics.barcode.qr import QrCodeWidget
     from reportlab.graphics.shapes import Drawing
-    w = QrCodeWidget(text, barLevel="M", barBorder=2)
+    # Level L: the fewest modules for the text, so each is as big as the space allows (a
+    # dense code at level M failed to read at 150 dpi); a sheet is printed, not worn.
+    w = QrCodeWidget(text, barLevel=QR_LEVEL, barBorder=2)
     x0, y0, x1, y1 = w.getBounds()
     d = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
     d.add(w)
     renderPDF.draw(d, pen.c, x, pen.H - y - size)
-    pen.text(x + size / 2, y + size + 5, text, 5.0, FONT, pen.st.grey, "centre")
+    lines = _caption_lines(pen, text, 5.0, size + 8)
+    for k, line in enumerate(lines):
+        pen.text(x + size / 2, y + size + 5 + 6 * k, line, 5.0, FONT, pen.st.grey, "centre")
+    return 6.0 * (len(lines) - 1)
+
+
+def _qr_size(text: str) -> float:
+    """How big the QR code of ``text`` is drawn: QR_MODULE points a module, within bounds."""
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+    w = QrCodeWidget(text, barLevel=QR_LEVEL, barBorder=2)
+    x0, _, x1, _ = w.getBounds()
+    modules = w.qr.getModuleCount() + 4
+    return min(QR_MAX, max(QR_MIN, modules * QR_MODULE))
+
+
+def _caption_lines(pen: _Pen, text: str, size: float, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken after ``:`` and ``,`` (a piece too
+    long on its own is cut where it must be)."""
+    import re
+    pieces = [p for p in re.split(r"(?<=[:,])", text) if p]
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and pen.width(lines[-1] + piece, size) <= width:
+            lines[-1] += piece
+            continue
+        while pen.width(piece, size) > width:
+            cut = max(k for k in range(1, len(piece) + 1)
+                      if pen.width(piece[:k], size) <= width or k == 1)
+            lines.append(piece[:cut])
+            piece = piece[cut:]
+        lines.append(piece)
+    return lines
 
 
 def _footer(pen: _Pen, pos, x: float, width: float, page_no: int, pages: int) -> None:

@@ -367,3 +367,46 @@ def test_red_suits_are_red_unless_mono(tmp_path):
 
     assert red_pixels(False) > 50
     assert red_pixels(True) == 0
+
+
+# -- fitting -----------------------------------------------------------------------------------
+
+DENSE = dict(draw=1, passes=3, foundation_return=True, face_up_block_only=True)
+
+
+def test_the_qr_caption_wraps_to_the_code():
+    from companion.render.pdf import _caption_lines, _Pen, _qr_size, _register_fonts
+    _register_fonts()
+    pen = _Pen(None, 0.0, None, set())
+    text = qr_text(deal("klondike", 4294967295, DENSE))
+    size = _qr_size(text)
+    lines = _caption_lines(pen, text, 5.0, size + 8)
+    assert "".join(lines) == text and len(lines) > 1
+    assert all(pen.width(line, 5.0) <= size + 8 for line in lines)
+
+
+def test_a_ten_in_a_tight_fan_keeps_the_height_of_its_neighbours():
+    # House in the Wood: a covered card shows a strip half a card wide; 10♠ there used to
+    # be set at about half the size of Q♠ beside it. It is condensed instead.
+    from companion.render.pdf import _fit_index, _Pen, _register_fonts
+    _register_fonts()
+    pen = _Pen(None, 0.0, None, set())
+    s = 30.0
+    ten, condense = _fit_index(pen, "10♠", 0.27 * s, 0.4 * s)
+    queen, _ = _fit_index(pen, "Q♠", 0.27 * s, 0.4 * s)
+    assert ten == queen and condense < 1.0
+    assert pen.width("10♠", ten) * condense <= 0.4 * s + 1e-9
+
+
+@needs_pdftoppm
+def test_a_dense_qr_code_scans_at_150_dpi(tmp_path):
+    # the longest identity (every Klondike option changed, the biggest seed), read the way
+    # `companion scan` reads a photo of the sheet
+    pytest.importorskip("cv2")
+    import cv2
+
+    from companion.vision.qr import find_sheet_code
+    pos = deal("klondike", 4294967295, DENSE)
+    image = _render_png(render_sheets([pos], date=DATE, play_page=False), tmp_path, 150)
+    code = find_sheet_code(cv2.cvtColor(image, cv2.COLOR_BGR2RGB))
+    assert code is not None and code.text == qr_text(pos)
