@@ -287,10 +287,15 @@ def _coerce_option(key: str, spec: P.OptionSpec, raw: object) -> object:
             value = int(text)
         except ValueError:
             value = -1
-        if value < spec.minimum:
+        # Where 0 stands for 'unlimited' inside, a typed 0 is refused: it reads as "none".
+        # (An int 0, from a position's JSON, is that stored 'unlimited'.)
+        least = max(spec.minimum, 1) if spec.unlimited else spec.minimum
+        if value < least and not (value == 0 and spec.unlimited and isinstance(raw, int)):
+            zero = (f" (0 would allow none; write {spec.name}=unlimited for no limit)"
+                    if spec.unlimited and value == 0 else "")
             raise VariantError(
-                f"{key} option {spec.name} takes a whole number >= {spec.minimum}"
-                + (" (or 'unlimited')" if spec.unlimited else "") + f", not {raw!r}")
+                f"{key} option {spec.name} takes a whole number >= {least}"
+                + (" or 'unlimited'" if spec.unlimited else "") + f", not {raw!r}{zero}")
         return value
     for allowed in spec.values:
         if text == str(allowed).lower():

@@ -126,3 +126,22 @@ def test_the_summary_follows_the_options(key, options, says, not_says):
 def test_every_summary_is_filled_in(key, options):
     summary = load_variant(key, options).summary
     assert summary.endswith(".") and "{" not in summary and "}" not in summary
+
+
+# -- 'unlimited' is typed as such --------------------------------------------------------------
+
+@pytest.mark.parametrize("key", ["klondike", "solitaire", "harp", "pyramid"])
+def test_a_typed_zero_is_not_taken_for_unlimited(key):
+    from companion.errors import VariantError
+    with pytest.raises(VariantError, match=r">= 1 or 'unlimited', not '0' \(0 would allow none"):
+        load_variant(key, {"passes": "0"})
+    assert load_variant(key, {"passes": "unlimited"}).option_text("passes") == "unlimited"
+    assert load_variant(key, {"passes": "1"}).stock.passes == 1
+    # a position's JSON keeps 'unlimited' as the number 0, and reads back as it was
+    pos = Position.deal(load_variant(key, {"passes": "3"}), 1)
+    assert Position.from_json(pos.to_json()).variant == pos.variant
+    assert load_variant(key, {"passes": 0}).option_text("passes") == "unlimited"
+
+
+def test_gaps_redeals_zero_still_means_none():
+    assert load_variant("gaps", {"redeals": "0"}).gaps.redeals == 0
