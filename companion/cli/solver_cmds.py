@@ -274,7 +274,7 @@ def _photo_position(variant, seed, position_file, photo, options, as_json):
     path, camera = parse_source(photo)
     source = source_name(path, camera)
     reading = scan(path, camera, key)
-    pos, warnings = photo_position(reading, source)
+    pos, warnings = photo_position(reading, source, display().text)
     if options:
         data = pos.to_json()
         data["options"] = {**(data.get("options") or {}), **options}

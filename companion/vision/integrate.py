@@ -69,13 +69,11 @@ def source_name(photo, camera) -> str:
 
 # ------------------------------------------------------------------------------ hint --photo
 
-def photo_position(reading, source: str):
+def photo_position(reading, source: str, shown=str):
     """The position read from a photo, for the solver. Raises VisionError when there is none,
     or when a card could only be guessed (the player must check it: never guess silently).
-    Returns (position, warnings): the cards in them, and in the error, as the command's
-    display writes them (suit symbols, letters under ``--ascii``)."""
-    from ..cli.common import display
-    shown = display().text
+    Returns (position, warnings). ``shown``: how the caller's display writes a text's cards
+    (suit symbols, or letters under ``--ascii``), applied to the warnings and the error."""
     try:
         pos, warnings = _photo_position(reading, source)
     except VisionError as exc:
