@@ -277,7 +277,7 @@ def test_verify_reports_every_misplaced_card(run):
     assert code == 1
     assert "t4, card 4 from the bottom: expected 2♠, found 2♣" in out
     assert "t7, card 7 from the bottom: expected 8♣, found 9♣" in out
-    assert "does NOT match seed 1: 2 differences" in out
+    assert "does NOT match seed 1: 2 cards not where the deal puts them" in out
 
 
 def test_verify_incomplete_input(run):
