@@ -248,11 +248,11 @@ class LayoutEntry:
         return {self.names[i]: [code_json(c) for c in self.entered[i]] for i in self.order
                 if self.entered[i]}
 
-    def load_json(self, data) -> None:
-        """Restore what was typed (as :meth:`to_json` wrote it); bad data is ignored."""
+    def _named(self, data) -> dict[int, list[int]]:
+        """The cards named per pile in ``data`` (as :meth:`to_json` writes them); a pile
+        this layout does not ask for, or a pile whose cards cannot be read, is left out."""
         from ..cards import code_from_json
-        if not isinstance(data, dict):
-            return
+        out: dict[int, list[int]] = {}
         for name, cards in data.items():
             i = self.index.get(name)
             if i is None or i not in self.heights or not isinstance(cards, list):
@@ -261,7 +261,13 @@ class LayoutEntry:
                 codes = [code_from_json(str(c)) for c in cards][: self.need(i)]
             except InvalidCardError:
                 continue
-            self.entered[i] = [c for c in codes if c != UNKNOWN]
+            out[i] = [c for c in codes if c != UNKNOWN]
+        return out
+
+    def load_json(self, data) -> None:
+        """Restore what was typed (as :meth:`to_json` wrote it); bad data is ignored."""
+        if isinstance(data, dict):
+            self.entered.update(self._named(data))
 
     def undo_json(self) -> list[dict]:
         """The undo history (what was named before each accepted line), as :meth:`to_json`
@@ -273,23 +279,11 @@ class LayoutEntry:
     def load_undo(self, data) -> None:
         """Restore the undo history (as :meth:`undo_json` wrote it). Without one (a layout
         saved by an older companion) each named pile is one step, the last pile first."""
-        from ..cards import code_from_json
         steps: list[dict[int, list[int]]] = []
         if isinstance(data, list):
             for step in data:
-                if not isinstance(step, dict):
-                    continue
-                entered: dict[int, list[int]] = {i: [] for i in self.order}
-                for name, cards in step.items():
-                    i = self.index.get(name)
-                    if i is None or i not in self.heights or not isinstance(cards, list):
-                        continue
-                    try:
-                        codes = [code_from_json(str(c)) for c in cards][: self.need(i)]
-                    except InvalidCardError:
-                        continue
-                    entered[i] = [c for c in codes if c != UNKNOWN]
-                steps.append(entered)
+                if isinstance(step, dict):
+                    steps.append({i: [] for i in self.order} | self._named(step))
         else:
             so_far: dict[int, list[int]] = {i: [] for i in self.order}
             for i in self.order:
