@@ -768,7 +768,8 @@ def import_cmd(record_file, db, as_json):
                                 deal_version=game.deal_version, name=game.name,
                                 start=game.start, started_at=game.started_at,
                                 entries=game.entries, result=game.result,
-                                termination=game.termination, score=game.score)
+                                termination=game.termination, score=game.score,
+                                notes=game.notes)
         path = store.path
     moves = sum(1 for _, rev in game.entries if not rev)
     if as_json:

@@ -24,7 +24,9 @@ whose layout the player typed in). Unknown headers are ignored. Values escape ``
 with a backslash.
 
 Moves are in the engine's notation (card notation is accepted on import and stored canonical).
-``{...}`` and ``;`` to the end of the line are comments. The writer is canonical; the reader
+``{...}`` is a note, kept with the game (export writes the game's notes so, e.g. a dealing
+error found in a seeded game, after the move it was found at; import reads each back as a note
+after the moves before it); ``;`` to the end of the line is a comment, not kept. The writer is canonical; the reader
 checks everything and replays every move through the rules engine: the first problem is a
 :class:`~companion.record.RecordError` with its line number.
 """
@@ -127,6 +129,8 @@ class Record:
     header_lines: dict[str, int] = field(default_factory=dict)
     entries: list[tuple[str, int]] = field(default_factory=list)
     """(move or reveal text as written, line number)."""
+    comments: list[tuple[int, str]] = field(default_factory=list)
+    """(entries before it, text) of each ``{...}`` comment: the game's notes."""
 
 
 def parse_record(text: str) -> Record:
@@ -176,8 +180,12 @@ def parse_record(text: str) -> Record:
                 rec.header_lines[key] = n
                 continue
             in_headers = False
-        line = _strip_comments(line, n)
-        for tok in line.split():
+        for tok in _tokens(line, n):
+            if isinstance(tok, tuple):   # a {comment}: a note after the entries so far
+                text = tok[1].strip()
+                if text:
+                    rec.comments.append((len(rec.entries) + (1 if move_tokens else 0), text))
+                continue
             m = _NUMBER.match(tok)
             if m:
                 finish_move()
@@ -211,23 +219,39 @@ def parse_record(text: str) -> Record:
     return rec
 
 
-def _strip_comments(line: str, n: int) -> str:
-    out = []
-    depth = 0
+def _tokens(line: str, n: int) -> list:
+    """The words of a move line, in order, each ``{comment}`` as ``("comment", text)``;
+    ``;`` ends the line (a comment that is not kept)."""
+    out: list = []
+    word: list[str] = []
+    comment: list[str] | None = None
+
+    def flush():
+        if word:
+            out.append("".join(word))
+            word.clear()
+
     for ch in line:
-        if depth:
+        if comment is not None:
             if ch == "}":
-                depth = 0
+                out.append(("comment", "".join(comment)))
+                comment = None
+            else:
+                comment.append(ch)
             continue
         if ch == "{":
-            depth = 1
-            continue
-        if ch == ";":
+            flush()
+            comment = []
+        elif ch == ";":
             break
-        out.append(ch)
-    if depth:
+        elif ch.isspace():
+            flush()
+        else:
+            word.append(ch)
+    if comment is not None:
         raise RecordError("a comment opened with { is not closed on its line", n)
-    return "".join(out)
+    flush()
+    return out
 
 
 @dataclass
@@ -246,6 +270,9 @@ class Imported:
     termination: str | None
     score: int | None
     position: object = None
+    notes: list[tuple[int, str, str]] = field(default_factory=list)
+    """(entries before it, kind, text): the record's ``{...}`` comments, kept as the game's
+    notes (``dealing-error`` for a dealing error the recorder noted, else ``comment``)."""
 
 
 def read_record(text: str) -> Imported:
@@ -355,6 +382,16 @@ def read_record(text: str) -> Imported:
         if seed is not None and "=" in text:
             raise RecordError(f"{text}: a seeded game has no reveals (every card is known)",
                               line)
+        waiting = pos.pending_reveals() if "=" not in text else []
+        if waiting:
+            # as `companion play` does: no move before the cards that turned up are named
+            names = pos.engine.names
+            piles = list(dict.fromkeys(names[i] for i, _ in waiting))
+            raise RecordError(f"move {number} ({text}) is played while the card"
+                              f"{'s' if len(waiting) > 1 else ''} turned up on "
+                              f"{', '.join(piles)} {'are' if len(waiting) > 1 else 'is'} not "
+                              f"named: write the reveal ({piles[0]}=9c, the card seen) after "
+                              f"the move that turned it up", line)
         try:
             move = pos.play(text)
         except CompanionError as exc:
@@ -381,7 +418,14 @@ def read_record(text: str) -> Imported:
                     deal_version=DEAL_VERSION, name=name, start=start_json,
                     started_at=started_at, entries=entries,
                     result=None if result == "*" else result, termination=termination,
-                    score=score, position=pos)
+                    score=score, position=pos,
+                    notes=[(ply, note_kind(text), text) for ply, text in rec.comments])
+
+
+def note_kind(text: str) -> str:
+    """The kind of a note read back from a ``{comment}``: the recorder's dealing-error notes
+    start "Dealing error"; anything else is a comment."""
+    return "dealing-error" if text.startswith("Dealing error") else "comment"
 
 
 RESULTS_ALL = RESULT_TOKENS

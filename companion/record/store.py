@@ -404,8 +404,10 @@ class Store:
     def import_game(self, *, variant: str, options: dict, seed: int | None, deal_version: int,
                     name: str | None, start: str | None, started_at: str | None,
                     entries: list[tuple[str, bool]], result: str | None,
-                    termination: str | None, score: int | None) -> int:
-        """A whole game in one transaction (the importer has replayed it already)."""
+                    termination: str | None, score: int | None,
+                    notes: list[tuple[int, str, str]] = ()) -> int:
+        """A whole game in one transaction (the importer has replayed it already); ``notes``
+        are (entries before it, kind, text)."""
         stamp = now()
         with self._transaction() as conn:
             cur = conn.execute(
@@ -419,6 +421,9 @@ class Store:
             conn.executemany(
                 "INSERT INTO moves (game_id, ply, text, reveal, at) VALUES (?, ?, ?, ?, ?)",
                 [(gid, k, text, int(rev), stamp) for k, (text, rev) in enumerate(entries, 1)])
+            conn.executemany(
+                "INSERT INTO notes (game_id, ply, kind, text, at) VALUES (?, ?, ?, ?, ?)",
+                [(gid, ply, kind, text, stamp) for ply, kind, text in notes])
         return gid
 
     def game(self, game_id: int) -> GameRow:

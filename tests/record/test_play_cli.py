@@ -327,3 +327,29 @@ def test_two_companion_processes_play_on_one_database_at_once(db_path):
         shown = subprocess.run([sys.executable, "-m", "companion", "show", str(game), "--db",
                                 db_path, "--json"], capture_output=True, text=True, check=True)
         assert json.loads(shown.stdout)["all_moves"] == lines[seed]
+
+
+def test_a_dealing_error_note_survives_export_and_import(run, db_path, tmp_path):
+    run("play", "klondike", "--seed", "1", "--db", db_path, stdin="s\nw=qs 4c 5s\nt1 t7\n")
+    code, first, _ = run("export", "1", "--db", db_path)
+    assert "1. s {Dealing error at w, card 3 from the bottom: expected 6♠, found 5♠.}" in first
+    path = tmp_path / "game.txt"
+    path.write_text(first)
+    assert run("import", str(path), "--db", db_path)[0] == 0
+    code, out, _ = run("show", "2", "--db", db_path)
+    assert "Note after move 1: Dealing error at w, card 3 from the bottom" in out
+    assert run("export", "2", "--db", db_path)[1] == first
+
+
+def test_import_refuses_a_move_played_before_the_turned_up_card_is_named(run, db_path,
+                                                                          tmp_path):
+    path = tmp_path / "game.txt"
+    start = deal("klondike", None)
+    for k, card in enumerate(ROW.split(), 1):
+        start.reveal(f"t{k}", card)
+    # t4 t2 turns up a card on t4; the record plays on without naming it
+    path.write_text(_record(start, ["t4 t2", "s w=9s"]))
+    code, _, err = run("import", str(path), "--db", db_path)
+    assert code == 1
+    assert "line 8: move 2 (s) is played while the card turned up on t4 is not named" in err
+    assert json.loads(run("games", "--db", db_path, "--json")[1]) == []
