@@ -237,6 +237,9 @@ class Session:
             reply = self.handle(line)   # a move or a command: play on with it
             reply.lines.insert(0, "Not resigned.")
             return reply
+        parts = self._parts(line)
+        if len(parts) > 1:
+            return self._several(parts)
         try:
             if key.split(" ", 1)[0] == "scan":
                 return self._scan(line[4:].strip())
@@ -247,6 +250,42 @@ class Session:
             return self._reply(False, "store-error", str(exc))
         except CompanionError as exc:
             return self._reply(False, "refused", str(exc))
+
+    def _parts(self, line: str) -> list[str]:
+        """Several moves on one line, separated by commas or semicolons (as `companion check
+        --moves-file` reads them): each is played in turn. Not in setup (a row of cards may be
+        written with commas), while cards wait to be named (``9s, 8d, 7c`` names them), for
+        ``scan`` or for a seeded game's ``w=qs, 4c, 5s``."""
+        if self.phase not in (PLAY, OVER) or self.pending or not re.search(r"[,;]", line) \
+                or line.lower().startswith("scan") or ("=" in line and self.seeded_game):
+            return [line]
+        return [p.strip() for p in re.split(r"[,;]", line) if p.strip()]
+
+    def _several(self, parts: list[str]) -> Reply:
+        """Each part as if typed alone, in turn; the first refusal stops the rest."""
+        lines: list[str] = []
+        replies = []
+        last = None
+        for n, part in enumerate(parts):
+            r = self.handle(part)
+            replies.append({"input": part, **r.to_json()})
+            lines += r.lines
+            last = r
+            if not r.ok:
+                rest = parts[n + 1:]
+                if rest:
+                    lines.append(f"Stopped at {part}: " + ", ".join(rest) + " not played"
+                                 + ("; what came before it stands (`undo` takes it back)."
+                                    if n else "."))
+                break
+            if r.done:
+                break
+        assert last is not None
+        board = self.board() if any(x.get("kind") in ("move", "reveal", "undo", "redo")
+                                    for x in replies) and last.ok else last.board
+        return Reply(ok=all(x["ok"] for x in replies), kind=last.kind, lines=lines,
+                     board=board, move=last.move, done=last.done,
+                     data={**last.data, "parts": replies})
 
     # ------------------------------------------------------------------ setup
     def _setup_line(self, line: str, key: str) -> Reply:
@@ -445,6 +484,8 @@ class Session:
                                data={"reason": exc.reason})
         except (InvalidMoveError, InvalidCardError) as exc:
             why = str(exc)
+            if " is not a move: type " in why:   # the engine's examples are Klondike's
+                why = f"{line!r} is not a move here: type e.g. {self._examples()}."
             if len(line.split()) == 1 and not self._suggest(line).startswith("Type"):
                 why = f"{line!r} is not a move or a command."
             return self._reply(False, "invalid", why, self._suggest(line),
@@ -610,23 +651,70 @@ class Session:
         lines.append(self._waiting() if (self.pending or self.phase == OVER) else "")
         return self._reply(True, "show", *lines, board=True, data=self._outcome_data())
 
+    def _notation(self) -> list[tuple[str, str]]:
+        """The variant's own move forms with what each does (the rules engine's list), the
+        reveal form left out (the recorder asks for turned-up cards itself)."""
+        from ..rules.describe import notation
+        try:
+            forms = notation(self.start.variant)
+        except Exception:  # a new variant the wording does not know yet
+            return []
+        return [(ex, what) for ex, what in forms if "=" not in ex]
+
+    def _short_form(self) -> str:
+        """``3 5 for t3 t5``: the short form of the variant's first move between two piles."""
+        if not self.short_prefix:
+            return ""
+        pat = re.compile(rf"^{self.short_prefix}([0-9]+)$")
+        for ex, _ in self._notation():
+            toks = ex.split(",")[0].split()
+            if len(toks) == 2 and all(pat.match(t) for t in toks):
+                return " ".join(t[len(self.short_prefix):] for t in toks) + f" for {ex}"
+        return ""
+
+    def _examples(self) -> str:
+        """A few moves in the variant's own notation: ``p22 p28, s or 6d 7c``."""
+        forms = [ex.split(",")[0] for ex, _ in self._notation()][:3]
+        if not forms:
+            return "`moves` lists them"
+        return ", ".join(forms[:-1]) + (" or " if len(forms) > 1 else "") + forms[-1]
+
     def _help(self) -> list[str]:
-        out = [
-            "Moves: t3 t5 (top card of t3 onto t5), t3:4 t5 (four cards), t3 f (to a "
-            "foundation), w t2, s (the stock).",
-            "  Short forms: 3 5 for t3 t5; a card alone (7h) or with a target (7h t4, t6 8s).",
-            "Commands: undo (u), redo, moves (?), show, hint, help, resign, quit (the game is "
-            "kept).",
-        ]
+        forms = self._notation()
+        width = max((len(ex) for ex, _ in forms), default=0)
+        out = [f"Moves in {self.start.variant.name}:"]
+        out += [f"  {ex.ljust(width)}  {what}" for ex, what in forms]
+        short = self._short_form()
+        if short:
+            out.append(f"  Short form: {short}.")
+        out.append("Several moves on one line are played in turn when separated by commas "
+                   "(" + ", ".join(ex.split(",")[0] for ex, _ in forms[:2]) + ").")
+        out.append("Commands: undo (u), redo, moves (?), show, hint, help, resign, quit (the "
+                   "game is kept).")
         if not self.seeded_game:
             out.append("  scan P: name a card that turned up from photo P (scan cam0: webcam 0).")
         if self.seeded_game:
             out.append("Turned-up cards: the recorder says which card should appear; if yours "
-                       "differs, type t3=CARD (what you see) to report a dealing error.")
+                       "differs, type PILE=CARD (what you see, e.g. "
+                       f"{self._reveal_example()}) to report a dealing error.")
         else:
             out.append("Turned-up cards: when a card turns up you are asked for it: type it "
                        "(9c); several on the waste go bottom to top (9s 8d 7c).")
         return out
+
+    def _reveal_example(self) -> str:
+        """``t3=9c`` with one of the variant's piles."""
+        for ex, _ in self._notation_all():
+            if "=" in ex:
+                return ex
+        return f"{self.engine.names[0]}=9c"
+
+    def _notation_all(self) -> list[tuple[str, str]]:
+        from ..rules.describe import notation
+        try:
+            return notation(self.start.variant)
+        except Exception:
+            return []
 
     def _hint(self) -> Reply:
         if self.pending:
@@ -1097,7 +1185,8 @@ class Session:
                 words += [str(m) for m in self.pos.legal_moves]
         close = difflib.get_close_matches(line.lower(), words, n=3, cutoff=0.6)
         if not close:
-            return "Type `moves` for the legal moves or `help`." if self.phase != SETUP else ""
+            return (f"Type a move such as {self._examples()} (`moves` lists the legal moves, "
+                    f"`help` explains)." if self.phase != SETUP else "")
         return "Did you mean: " + ", ".join(close) + "?"
 
     # ------------------------------------------------------------------ output for JSON

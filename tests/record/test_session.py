@@ -547,3 +547,35 @@ def test_lucas_foundations_take_only_the_aces():
     assert not r.ok and "this deal puts the aces on f1-f8" in r.text
     r = s.handle("ah 2h 3h")
     assert not r.ok and "A♥ cannot be on t1" in r.text
+
+
+@pytest.mark.parametrize(("variant", "own", "klondike"), [
+    ("pyramid", "p22 p28", "t3 t5"), ("gaps", "b7 b2", "t3 t5"), ("accordion", "p7 p6", "t3 t5"),
+])
+def test_help_and_a_bad_move_use_the_variants_own_notation(variant, own, klondike):
+    s = seeded(1, variant=variant)
+    text = s.handle("help").text
+    assert own in text and klondike not in text and "w t2" not in text
+    reply = s.handle("3 5 f")
+    assert not reply.ok and own in reply.text and klondike not in reply.text
+
+
+def test_help_gives_the_short_form_of_the_variants_piles():
+    assert "Short form: 22 28 for p22 p28." in seeded(1, variant="pyramid").handle("help").text
+    assert "Short form: 3 5 for t3 t5." in seeded(1).handle("help").text
+
+
+def test_several_moves_on_one_line_are_played_in_turn():
+    s = seeded(1)
+    reply = s.handle("t1 t7, s")
+    assert reply.ok and s.entries == ["t1 t7", "s"]
+    assert [p["input"] for p in reply.data["parts"]] == ["t1 t7", "s"]
+    reply = s.handle("3 5; w t7")
+    assert not reply.ok and s.entries == ["t1 t7", "s"]
+    assert "Stopped at 3 5: w t7 not played." in reply.text
+
+
+def test_a_physical_move_and_the_card_it_turns_up_on_one_line():
+    s = started_klondike()
+    reply = s.handle("t4 t2, js")
+    assert reply.ok and s.entries[-2:] == ["t4 t2", "t4=js"]
