@@ -509,6 +509,8 @@ class Session:
         self.turned = []
         if self.seeded_game:
             self.turned = _turned_up(before_piles, before_down, self.pos)
+            if mtext == "s" and getattr(self.engine, "gaps", None):
+                lines.append(self._redealt_text(before_piles))
             if self.turned:
                 lines.append(self._turned_text())
                 data["turned"] = [{"pile": self.engine.names[i], "card": code_json(c),
@@ -1060,6 +1062,17 @@ class Session:
         first = self.turned[0]
         return ("Turned up, as the seed deals it: " + "; ".join(parts)
                 + f". If your card differs, type {names[first[0]]}=CARD (the card you see).")
+
+    def _redealt_text(self, before_piles) -> str:
+        """A seeded Gaps redeal: the player lays the cards out as the seed deals them."""
+        names = self.engine.names
+        moved = [i for i, p in enumerate(self.pos.piles) if p != before_piles[i]
+                 and names[i] != "x"]
+        example = names[moved[0]] if moved else names[0]
+        return (f"Redealt, as seed {self.start.seed} deals it: gather the cards that are not in "
+                f"a kept run and lay them out as shown ({len(moved)} cells), not shuffled your "
+                f"own way; the aces go aside. If a card on the table differs, type "
+                f"{example}=CARD (the card you see).")
 
     def _place(self, i: int, k: int) -> str:
         return place_text(self.engine.names, i, k, len(self.pos.piles[i]))

@@ -579,3 +579,16 @@ def test_a_physical_move_and_the_card_it_turns_up_on_one_line():
     s = started_klondike()
     reply = s.handle("t4 t2, js")
     assert reply.ok and s.entries[-2:] == ["t4 t2", "t4=js"]
+
+
+def test_a_seeded_gaps_redeal_says_to_lay_the_cards_out_as_shown():
+    s = seeded(1, variant="gaps")
+    while True:
+        moves = [str(m) for m in s.pos.legal_moves if str(m) != "s"]
+        if not moves:
+            break
+        assert s.handle(moves[0]).ok
+    reply = s.handle("s")
+    assert reply.ok
+    assert "Redealt, as seed 1 deals it" in reply.text
+    assert "lay them out as shown" in reply.text and "not shuffled your own way" in reply.text
