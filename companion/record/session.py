@@ -1071,7 +1071,7 @@ class Session:
         example = names[moved[0]] if moved else names[0]
         return (f"Redealt, as seed {self.start.seed} deals it: gather the cards that are not in "
                 f"a kept run and lay them out as shown ({len(moved)} cells), not shuffled your "
-                f"own way; the aces go aside. If a card on the table differs, type "
+                f"own way. If a card on the table differs, type "
                 f"{example}=CARD (the card you see).")
 
     def _place(self, i: int, k: int) -> str:
