@@ -54,9 +54,16 @@ class LayoutEntry:
         # deal_rules: refuse a card the variant's deal plan cannot put on a pile (the rules
         # engine says which ranks each pile can be dealt: Gaps' 2s start the rows)
         self.allowed: dict[int, tuple[frozenset[int], str]] = {}
+        # optional: piles that may or may not get a card (Intelligence's foundations, where an
+        # ace met while dealing goes); requires: what a dealt row must hold (Tournament)
+        self.optional: list[int] = []
+        self.requires: list[tuple[list[int], frozenset[int], str]] = []
         if deal_rules:
-            from ..rules.deal import deal_ranks
+            from ..rules.deal import deal_aces_up, deal_ranks, deal_requires
             self.allowed = deal_ranks(self.variant)
+            self.requires = deal_requires(self.variant)
+            self.optional = [i for i in deal_aces_up(self.variant)
+                             if not position.piles[i]]
         self.names = position.engine.names
         self.index = position.engine.index
         self.order: list[int] = []
@@ -66,6 +73,10 @@ class LayoutEntry:
                 self.order.append(i)
                 self.heights[i] = []
             self.heights[i].append(k)
+        for i in self.optional:
+            if i not in self.heights:
+                self.order.append(i)
+                self.heights[i] = [0]
         self.entered: dict[int, list[int]] = {i: [] for i in self.order}
         self._undo: list[dict[int, list[int]]] = []
         ranks = self.variant.rank_values
@@ -76,7 +87,8 @@ class LayoutEntry:
     # ------------------------------------------------------------------ state
     @property
     def total(self) -> int:
-        return sum(len(h) for h in self.heights.values())
+        return sum(len(h) for i, h in self.heights.items() if i not in self.optional) \
+            + sum(len(self.entered[i]) for i in self.optional)
 
     @property
     def count(self) -> int:
@@ -90,14 +102,34 @@ class LayoutEntry:
 
     @property
     def complete(self) -> bool:
-        return all(self.remaining(i) == 0 for i in self.order)
+        return all(self.remaining(i) == 0 for i in self.order if i not in self.optional)
 
     @property
     def current(self) -> int | None:
-        return next((i for i in self.order if self.remaining(i) > 0), None)
+        return next((i for i in self.order if self.remaining(i) > 0
+                     and i not in self.optional), None)
 
     def missing(self) -> list[str]:
-        return [self.names[i] for i in self.order if self.remaining(i) > 0]
+        return [self.names[i] for i in self.order if self.remaining(i) > 0
+                and i not in self.optional]
+
+    def aces_text(self) -> str:
+        """How to name the aces that went up while dealing ("" when the deal sends none)."""
+        if not self.optional:
+            return ""
+        f = self.optional
+        return (f"Aces that went up to the foundations while dealing: f: ah as (they go on "
+                f"{self.names[f[0]]}, {self.names[f[1]]} ...; none: type nothing).")
+
+    def requirement_problem(self) -> str:
+        """The deal's requirement a fully named row breaks (Tournament's first row with no
+        ace or king), in words; "" when none is broken (or the row is not named yet)."""
+        for piles, ranks, why in self.requires:
+            if any(i not in self.heights or self.remaining(i) for i in piles):
+                continue
+            if not any(CARDS[c].rank in ranks for i in piles for c in self.entered[i]):
+                return why[0].upper() + why[1:]
+        return ""
 
     def cards(self) -> list[tuple[int, int, int]]:
         """(pile, height, code) of every card named so far."""
@@ -126,7 +158,8 @@ class LayoutEntry:
                      + (f" ({need - left} named, {left} to go)" if left < need else ""))
         row = (f"; or a row, one card for each pile from {self.names[i]} on "
                f"({self.names[rest[0]]}-{self.names[rest[-1]]})" if len(rest) > 1 else "")
-        return f"Type the cards: {pile_part}{row}. `t3: 9c` corrects a pile."
+        aces = (" " + self.aces_text()) if self.optional else ""
+        return f"Type the cards: {pile_part}{row}. `t3: 9c` corrects a pile.{aces}"
 
     # ------------------------------------------------------------------ input
     def enter(self, line: str) -> EntryResult:
@@ -141,6 +174,8 @@ class LayoutEntry:
             first, _, rest = text.partition(" ")
             if _PILE_NAME.match(first) and not _looks_like_card(first):
                 name, text = first, rest
+        if name == "f" and self.optional:
+            return self._enter_aces(text)
         if name is not None:
             if name.isdigit() and self.short_prefix:
                 name = self.short_prefix + name
@@ -227,6 +262,47 @@ class LayoutEntry:
                             for i, _ in assigned)
         return EntryResult(True, summary, assigned)
 
+    def _enter_aces(self, text: str) -> EntryResult:
+        """``f: ah as``: the aces that went up while dealing, on the foundations in order
+        (replacing what was named there; ``f:`` alone: none went up)."""
+        f = self.optional
+        tokens = [t for t in _SPLIT.split(text) if t]
+        if len(tokens) > len(f):
+            return self._refuse(f"{len(tokens)} aces named; there are {len(f)} foundations")
+        line = "; ".join(f"{self.names[i]}: {tok}" for i, tok in zip(f, tokens, strict=False))
+        before = {i: list(e) for i, e in self.entered.items()}
+        undo_before = list(self._undo)
+        for i in f:
+            self.entered[i] = []
+        for part in line.split("; ") if line else []:
+            res = self.enter(part)
+            if not res.ok:
+                self.entered, self._undo = before, undo_before
+                return res
+        self._undo = undo_before + [before]
+        summary = "; ".join(f"{self.names[i]}: " + code_text(self.entered[i][0]) for i in f
+                            if self.entered[i]) or "no ace went up while dealing"
+        return EntryResult(True, summary, [(i, list(self.entered[i])) for i in f])
+
+    def build(self, start):
+        """The position ``start`` (the physical deal) with the named cards: each one named by
+        the engine as a reveal; an ace that went up while dealing is put on its foundation
+        and a card less stays in the stock."""
+        from ..cards import code_json
+        pos = start.copy()
+        self.apply(pos)
+        up = [(i, self.entered[i][0]) for i in self.optional if self.entered[i]]
+        if not up:
+            return pos
+        from ..rules import Position
+        data = pos.to_json()
+        for i, c in up:
+            data["piles"][self.names[i]]["cards"] = [code_json(c)]
+        s = data["piles"]["s"]
+        s["cards"] = s["cards"][:len(s["cards"]) - len(up)]
+        s["face_down"] = max(0, s["face_down"] - len(up))
+        return Position.from_json(data)
+
     def undo(self) -> bool:
         """Take back the last accepted line."""
         if not self._undo:
@@ -297,6 +373,8 @@ class LayoutEntry:
         top; the engine checks each one."""
         from ..rules import Move
         for i in self.order:
+            if i in self.optional:   # not a reveal: see build()
+                continue
             for c in self.entered[i]:
                 position.play(Move(self.names[i], None, 0, c))
 

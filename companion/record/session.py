@@ -331,12 +331,14 @@ class Session:
             layout.undo()
             return self._last_store_error
         self._refresh_setup()
+        broken = layout.requirement_problem()
+        warn = (f"{broken}. `start` waits for a layout that holds one." if broken else "")
         if layout.complete:
-            return self._reply(True, "layout", res.message,
+            return self._reply(True, "layout", res.message, warn,
                                f"Every face-up card is named ({layout.total}). Check the layout "
                                "against the table, then type `start` (or correct a pile: "
-                               "t3: 9c).", board=True)
-        return self._reply(True, "layout", res.message, layout.instructions())
+                               "t3: 9c).", layout.aces_text(), board=True)
+        return self._reply(True, "layout", res.message, warn, layout.instructions())
 
     def _setup_help(self) -> list[str]:
         return [
@@ -344,6 +346,8 @@ class Session:
             "  9c 8h        cards for the pile the prompt names",
             "  ah kd 2s ... a row: one card for each pile from the prompt's pile on",
             "  t3: 9c 8h    enter or correct the pile t3",
+            *(["  f: ah as     the aces that went up to the foundations while dealing"]
+              if self.layout is not None and self.layout.optional else []),
             "  show         the layout so far     undo   take back the last line",
             "  start        begin play (when every card is named)     quit   leave (kept)",
             "  scan P       enter the piles read from photo P (scan cam0: webcam 0)",
@@ -364,9 +368,7 @@ class Session:
         """The displayed position: the deal with the cards named so far."""
         layout = self.layout
         assert layout is not None
-        pos = self.start.copy()
-        layout.apply(pos)
-        self.pos = pos
+        self.pos = layout.build(self.start)
 
     def _save_layout(self) -> bool:
         if self.log is None:
@@ -387,9 +389,11 @@ class Session:
             return self._reply(False, "refused", "Not every face-up card is named yet. "
                                + self._setup_status(), layout.instructions())
         from ..rules import Position
-        pos = self.start.copy()
-        layout.apply(pos)
-        start = Position.from_json(pos.to_json())
+        broken = layout.requirement_problem()
+        if broken:
+            return self._reply(False, "refused", f"{broken}. Deal again and type the new "
+                               "layout (correct each pile: t3: 9c), then `start`.")
+        start = Position.from_json(layout.build(self.start).to_json())
         if self.log is not None:
             import json
             try:

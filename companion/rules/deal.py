@@ -218,8 +218,21 @@ def deal_ranks(v: Variant) -> dict[int, tuple[frozenset[int], str]]:
         if step.step == "pull":
             from ..cards import rank_from_text
             pulled[rank_from_text(step.rank)] = (n, pile_list(v, step.piles))
+    out: dict[int, tuple[frozenset[int], str]] = {}
+    up = deal_aces_up(v)
+    if up and len(up) >= 4 * v.decks and 1 in ranks:
+        # every ace met while dealing finds an empty foundation: none stays in the layout
+        f_where = f"{names[up[0]]}-{names[up[-1]]}" if len(up) > 2 else ", ".join(
+            names[i] for i in up)
+        why = f"an ace met while dealing goes straight to a foundation ({f_where})"
+        for i in up:
+            out[i] = (frozenset({1}), "only aces go up to the foundations while dealing")
+        for step in v.deal:
+            if step.aces_up:
+                for i in pile_list(v, step.piles):
+                    out[i] = (ranks - {1}, why)
     if not pulled:
-        return {}
+        return out
     from ..cards import RANK_TEXT
 
     def plural(rank: int) -> str:
@@ -231,7 +244,6 @@ def deal_ranks(v: Variant) -> dict[int, tuple[frozenset[int], str]]:
             return f"{names[piles[0]]}-{names[piles[-1]]}"
         return ", ".join(names[i] for i in piles)
 
-    out: dict[int, tuple[frozenset[int], str]] = {}
     for rank, (_, piles) in pulled.items():
         why = f"this deal{how} puts the {plural(rank)} on {listing(piles)}"
         for i in piles:
@@ -251,10 +263,38 @@ def deal_ranks(v: Variant) -> dict[int, tuple[frozenset[int], str]]:
     return out
 
 
+def deal_aces_up(v: Variant) -> list[int]:
+    """The foundations an ace met while dealing goes straight to (Intelligence: the plan's
+    ``aces_up`` steps), in the order they fill; empty when the plan sends no ace up. A shuffled
+    deck can send none, some or all of them up, so a typed layout names them."""
+    if not any(step.aces_up for step in v.deal):
+        return []
+    return [i for i, n in enumerate(v.pile_names) if n[0] == "f"]
+
+
+def deal_requires(v: Variant) -> list[tuple[list[int], frozenset[int], str]]:
+    """The plan's requirements on what a step deals (Tournament's first row must hold an ace or
+    a king): ``(piles, ranks one of which must be there, the rule in words)`` per step."""
+    from ..cards import rank_from_text
+    names = v.pile_names
+    out = []
+    for step in v.deal:
+        if not step.require:
+            continue
+        piles = pile_list(v, step.piles)
+        where = (f"{names[piles[0]]}-{names[piles[-1]]}" if len(piles) > 2
+                 else ", ".join(names[i] for i in piles))
+        wanted = " or ".join(f"{'an' if r == 'A' else 'a'} {r}" for r in step.require)
+        out.append((piles, frozenset(rank_from_text(r) for r in step.require),
+                    f"the row dealt to {where} must hold {wanted}: if it holds neither, gather "
+                    f"the whole pack, shuffle it again and deal afresh"))
+    return out
+
+
 def fingerprint(position_json: dict) -> str:
     """SHA-256 of the canonical JSON of a position (sorted keys, no spaces, ASCII)."""
     text = json.dumps(position_json, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-__all__ = ["DEAL_VERSION", "deal_ranks", "deck_order", "fingerprint", "fresh_deck", "lay_out", "shuffled"]
+__all__ = ["DEAL_VERSION", "deal_aces_up", "deal_ranks", "deal_requires", "deck_order", "fingerprint", "fresh_deck", "lay_out", "shuffled"]

@@ -479,6 +479,12 @@ def test_every_variant_can_be_laid_out_and_played_through_the_session(key):
             pool = [c for c in pool if ranks is None or RANK_OF[c] in ranks]
             cards = rng.sample(pool, s.layout.remaining(s.layout.current))
             assert s.handle(" ".join(code_text(c) for c in cards)).ok
+        if s.phase == "setup" and s.layout.requirement_problem():
+            # a first row the rules deal again (no A or K): put an ace or a king in it
+            piles, ranks, _ = s.layout.requires[0]
+            used = Counter(c for _, _, c in s.layout.cards())
+            card = next(c for c in (s.layout.deck - used).elements() if RANK_OF[c] in ranks)
+            assert s.handle(f"{s.engine.names[piles[0]]}: {code_text(card)}").ok
         if s.phase == "setup":
             assert s.handle("start").ok
         for _ in range(60):
@@ -592,3 +598,42 @@ def test_a_seeded_gaps_redeal_says_to_lay_the_cards_out_as_shown():
     assert reply.ok
     assert "Redealt, as seed 1 deals it" in reply.text
     assert "lay them out as shown" in reply.text and "not shuffled your own way" in reply.text
+
+
+def _pile_text(pos, name):
+    return " ".join(code_text(c, symbols=False) for c in pos.piles[pos.engine.index[name]])
+
+
+def test_intelligence_physical_layout_takes_the_aces_that_went_up_while_dealing(store):
+    seeded_pos = deal("intelligence", 1)
+    names = seeded_pos.engine.names
+    up = [_pile_text(seeded_pos, n) for n in names if n[0] == "f" and _pile_text(seeded_pos, n)]
+    assert up, "seed 1 sends aces up while dealing"
+    s = physical("intelligence", store=store)
+    reply = s.handle("t1: ah qc 4h")
+    assert not reply.ok and "goes straight to a foundation" in reply.text
+    for k in range(1, 19):
+        assert s.handle(f"t{k}: " + _pile_text(seeded_pos, f"t{k}")).ok
+    assert s.handle("f: " + " ".join(up)).ok
+    assert s.handle("start").ok
+    # the layout is the seed's, the stock a card shorter for each ace that went up
+    for n in names:
+        if n != "s":
+            assert _pile_text(s.pos, n) == _pile_text(seeded_pos, n)
+    assert len(s.pos.piles[s.engine.index["s"]]) == len(
+        seeded_pos.piles[seeded_pos.engine.index["s"]])
+
+
+def test_tournament_first_row_without_an_ace_or_king_is_not_started():
+    s = physical("tournament")
+    for k, suit in enumerate("shdcsh", 1):
+        assert s.handle(f"t{k}: 2{suit} 3{suit} 4{suit} 5{suit}").ok
+    reply = s.handle("r1: 6c")
+    assert reply.ok and "must hold" not in reply.text
+    reply = s.handle("7c 8c 9c 10c jc qc 6d")
+    assert reply.ok and s.layout.complete
+    assert "The row dealt to r1-r8 must hold an A or a K" in reply.text
+    assert "gather the whole pack, shuffle it again and deal afresh" in reply.text
+    reply = s.handle("start")
+    assert not reply.ok and "deal afresh" in reply.text and s.phase == "setup"
+    assert s.handle("r8: kd").ok and s.handle("start").ok
