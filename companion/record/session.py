@@ -36,7 +36,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import Card, code_json, code_text
+from ..cards import UNKNOWN, Card, code_json, code_text
 from ..errors import (
     AmbiguousMoveError,
     CompanionError,
@@ -443,11 +443,122 @@ class Session:
                                "Type `resign` (or yes) to confirm; no, or a move, plays on.")
         if cmd == "start":
             return self._reply(False, "refused", "The game has started already.")
+        if key.split(" ", 1)[0] == "fix" or ("=" in line and not self.seeded_game
+                                               and not self._names_waiting(key)):
+            return self._fix(line)
         if self.pending:
             return self._reveal_line(line)
         if "=" in line and self.seeded_game:
             return self._seeded_report(line)
         return self._move(line)
+
+    # ------------------------------------------------------------------ corrections (physical)
+    def _fix(self, line: str) -> Reply:
+        """``fix t5 8c`` (or ``t5=8c``, or ``fix t5 8s 8c`` naming the wrong card): the card
+        last named on t5 (a reveal, else the typed layout's top card there) was misnamed. The
+        whole game is replayed by the engine with the right card; refused, with the move that
+        would no longer replay, when the correction makes a recorded move illegal."""
+        from ..rules import Position
+        usage = ("Type fix PILE CARD: the pile, then the card really there (fix t5 8c); "
+                 "fix t5 8s 8c names the misnamed card when the pile has several.")
+        if self.seeded_game:
+            return self._reply(False, "refused", "In a seeded game the recorder knows every "
+                               "card: type t3=CARD to report a card that differs.")
+        text = line.strip().lower()
+        text = text[3:] if text.startswith("fix") else text.replace("=", " ", 1)
+        toks = [t for t in re.split(r"[\s,;=]+", text) if t]
+        if len(toks) not in (2, 3):
+            return self._reply(False, "refused", usage)
+        pile = toks[0]
+        if self.short_prefix and pile.isdigit():
+            pile = self.short_prefix + pile
+        eng = self.engine
+        if pile not in eng.index:
+            return self._reply(False, "refused", f"there is no pile {pile!r} here; the piles "
+                               "are " + ", ".join(eng.names) + ". " + usage)
+        try:
+            cards = [Card.parse(t).code for t in toks[1:]]
+        except InvalidCardError as exc:
+            return self._reply(False, "invalid", str(exc), usage)
+        old, new = (cards[0], cards[1]) if len(cards) == 2 else (None, cards[0])
+        i = eng.index[pile]
+        entries = list(self.entries)
+        start_json = None
+        k = next((n for n in range(len(entries) - 1, -1, -1)
+                  if entries[n].startswith(pile + "=")
+                  and (old is None or Card.parse(entries[n].split("=", 1)[1]).code == old)),
+                 None)
+        if k is not None:
+            wrong = Card.parse(entries[k].split("=", 1)[1]).code
+            entries[k] = f"{pile}={code_json(new).lower()}"
+            where = f"the card named on {pile} at move {self._move_number(k)}"
+        else:
+            p, d = self.start.piles[i], self.start.down[i]
+            spots = [h for h in range(d, len(p)) if old is None or p[h] == old]
+            if not spots or p[spots[-1]] == UNKNOWN:
+                what = self.card(old) if old is not None else "a card"
+                return self._reply(False, "refused", f"{what} was never named on {pile}: "
+                                   "nothing to correct. " + usage)
+            h = spots[-1]
+            wrong = p[h]
+            data = self.start.to_json()
+            data["piles"][pile]["cards"][h] = code_json(new)
+            start_json = data
+            where = f"the layout's {place_text(eng.names, i, h, len(p))}"
+        if wrong == new:
+            return self._reply(False, "refused", f"{where} is {self.card(new)} already: "
+                               "nothing changed.")
+        try:
+            start = Position.from_json(start_json) if start_json else self.start
+        except CompanionError as exc:
+            return self._reply(False, "refused", f"{self.card(new)} cannot be there: {exc}.")
+        if start_json and not start.is_valid():
+            return self._reply(False, "refused", f"{self.card(new)} cannot be at {where}: "
+                               "the layout would hold it more often than the deck does.")
+        pos = start.copy()
+        for n, t in enumerate(entries):
+            try:
+                pos.play(t)
+            except CompanionError as exc:
+                reason = getattr(exc, "reason", None) or str(exc)
+                return self._reply(False, "refused", f"Not corrected: with {self.card(new)} "
+                                   f"as {where}, {self._entry_name(n, t)} would no longer be "
+                                   f"legal ({reason}). Nothing changed; `undo` back to that "
+                                   f"move first if the game went otherwise.")
+        if self.log is not None:
+            import json
+            try:
+                self.log.rewrite(json.dumps(start.to_json()) if start_json else None,
+                                 [(t, "=" in t) for t in entries])
+            except StoreError as exc:
+                return self._reply(False, "store-error", str(exc), "Nothing was corrected.")
+        self.start, self.pos, self.entries = start, pos, entries
+        self.redo_stack.clear()
+        lines = [f"Corrected {where}: {self.card(wrong)} → {self.card(new)}. Every move "
+                 f"since replays with it."]
+        if self.pending:
+            lines.append(self._pending_text())
+        end = self._settle()
+        if end:
+            lines.append(end)
+        return self._reply(True, "fix", *lines, board=True, data=self._outcome_data())
+
+    def _names_waiting(self, key: str) -> bool:
+        """Whether ``t4=js`` names a card waiting to be named (not a correction)."""
+        waiting = {self.engine.names[i] for i, _ in self.pending}
+        piles = {t.split("=", 1)[0].strip() for t in re.split(r"[\s,;]+", key) if "=" in t}
+        if self.short_prefix:
+            piles = {self.short_prefix + p if p.isdigit() else p for p in piles}
+        return bool(piles & waiting) or not piles
+
+    def _move_number(self, k: int) -> int:
+        """The number of the move entry ``k`` belongs to (a reveal: the move before it)."""
+        return max(1, sum(1 for e in self.entries[:k + 1] if "=" not in e))
+
+    def _entry_name(self, n: int, text: str) -> str:
+        if "=" in text:
+            return f"the card named at move {self._move_number(n)} ({text})"
+        return f"move {self._move_number(n)} ({text})"
 
     def _waiting(self) -> str:
         if self.pending:
@@ -706,6 +817,9 @@ class Session:
         else:
             out.append("Turned-up cards: when a card turns up you are asked for it: type it "
                        "(9c); several on the waste go bottom to top (9s 8d 7c).")
+            out.append("A card named wrongly (turned up, or in the layout): fix PILE CARD, "
+                       "e.g. fix t5 8c, puts the card really there; every move since is "
+                       "replayed with it (fix t5 8s 8c names the wrong one).")
         return out
 
     def _reveal_example(self) -> str:
@@ -810,7 +924,9 @@ class Session:
                 seen = self._seen_at(m.card, trial) if m.card is not None else ""
                 if seen:
                     reason = (f"{self.card(m.card)} is already face up at {seen}; the card "
-                              f"turned up must be one not seen yet")
+                              f"turned up must be one not seen yet. If that one was named "
+                              f"wrongly, type fix {seen.split(',')[0].split(' ')[0]} CARD "
+                              f"first (the card really there), then name this one")
                 return self._reply(False, "illegal", f"{m}: {reason}.",
                                    "Nothing was named. " + self._pending_text(),
                                    data={"reason": reason})

@@ -525,6 +525,19 @@ class Store:
             "updated_at = ? WHERE id = ?",
             (result, termination, score, stamp if result else None, stamp, game_id))])
 
+    def rewrite(self, game_id: int, start: str | None, entries: list[tuple[str, bool]]) -> None:
+        """A corrected game (a misnamed card): its start (None: unchanged) and its whole move
+        list replaced in one transaction, so the saved game is the old one or the new one."""
+        stamp = now()
+        stmts = [("DELETE FROM moves WHERE game_id = ?", (game_id,))]
+        stmts += [("INSERT INTO moves (game_id, ply, text, reveal, at) VALUES (?, ?, ?, ?, ?)",
+                   (game_id, k, text, int(rev), stamp))
+                  for k, (text, rev) in enumerate(entries, 1)]
+        if start is not None:
+            stmts.append(("UPDATE games SET start = ? WHERE id = ?", (start, game_id)))
+        stmts.append(("UPDATE games SET updated_at = ? WHERE id = ?", (stamp, game_id)))
+        self._write(stmts)
+
     def set_start(self, game_id: int, start: str | None, phase: str) -> None:
         self._write([("UPDATE games SET start = ?, phase = ?, updated_at = ? WHERE id = ?",
                       (start, phase, now(), game_id))])
@@ -584,6 +597,9 @@ class GameLog:
 
     def set_start(self, start: str | None, phase: str) -> None:
         self.store.set_start(self.game_id, start, phase)
+
+    def rewrite(self, start: str | None, entries: list[tuple[str, bool]]) -> None:
+        self.store.rewrite(self.game_id, start, entries)
 
     def note(self, ply: int, kind: str, text: str) -> None:
         self.store.add_note(self.game_id, ply, kind, text)

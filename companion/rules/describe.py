@@ -278,7 +278,8 @@ def _win(v) -> str:
         "octave": "Won when every foundation runs from ace to ten and the court cards stand in "
                   "the tableau as columns of K, Q, J in alternating colours.",
     }[v.win] + " Lost when no move is left" + (
-        ", or when a whole pass through the stock changes nothing." if v.stock and
+        ". A whole pass through the stock that changes nothing is not turned over again "
+        "until another move is made." if v.stock and
         v.stock.passes == 0 else ".")
 
 

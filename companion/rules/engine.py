@@ -63,7 +63,7 @@ class Engine:
         self.deck_size = v.deck_size
         self.passes = v.stock.passes if v.stock else 1
         # Whether a position can be blocked (see ``Position.is_blocked``): unlimited passes
-        # through a stock.
+        # through a stock, where a pass that changes nothing is not turned over again.
         self.may_block = self.passes == 0 and self.S >= 0
 
         tab = v.tableau
@@ -801,6 +801,10 @@ class Engine:
             # Octave's last pass: the turned card must be played before the next is turned.
             return not (self.strict_last and pos.pass_no >= self.passes and piles[self.W])
         if not more:
+            return False
+        if self.may_block and pos.idle:
+            # Unlimited passes: a whole pass that changed nothing is not turned over again
+            # until another move is made (RULES.md 0.4; lost when none is left).
             return False
         if st.redeal == "waste":
             return st.deal == "waste" and bool(piles[self.W])

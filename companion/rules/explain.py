@@ -247,6 +247,12 @@ def _explain_stock(pos) -> str:
         return f"the stock cannot be dealt now in {name}"
     if st.deal != "waste" or not pos.piles[eng.W]:
         return "the stock is empty"
+    if pos.is_blocked():
+        return "the last pass through the stock changed nothing and no other move is left: " \
+               "the game is lost"
+    if pos.pass_was_idle():
+        return "the last pass through the stock changed nothing: make another move before " \
+               "turning the waste over again"
     passes = eng.passes
     return f"the stock is empty and {name} allows {passes} pass{'es' if passes != 1 else ''} " \
            f"through it" + (" (no redeal)" if passes == 1 else "")

@@ -43,7 +43,8 @@ class Termination(enum.Enum):
     NO_MOVES = "no-moves"
     """No legal move is left: no stock deal, no redeal."""
     BLOCKED = "blocked"
-    """Unlimited passes, and a whole pass through the stock changed nothing."""
+    """Unlimited passes, a whole pass through the stock changed nothing, and no other move is
+    left."""
 
 
 @dataclass(frozen=True)
@@ -402,11 +403,20 @@ class Position:
     def is_won(self) -> bool:
         return is_won(self)
 
-    def is_blocked(self) -> bool:
-        """Unlimited passes, the stock is spent, and the whole last pass changed nothing."""
+    def pass_was_idle(self) -> bool:
+        """Unlimited passes, the stock is spent, and the whole last pass changed nothing: the
+        piles are those the pass began from, and the waste is not turned over again until
+        another move is made. The game is lost here only when no move is left
+        (:meth:`is_blocked`)."""
         eng = self.engine
         return (eng.may_block and self.idle and not self.piles[eng.S]
                 and bool(self.piles[eng.W]))
+
+    def is_blocked(self) -> bool:
+        """A whole pass through the stock changed nothing (:meth:`pass_was_idle`) and no
+        other move is left (RULES.md 0.4: lost when no legal move is left and no redeal
+        remains)."""
+        return self.pass_was_idle() and not self.engine.gen(self)
 
     def outcome(self) -> Outcome | None:
         if self.is_won():

@@ -1219,10 +1219,12 @@ def shorten(pos, line: list) -> list:
     return out
 
 
-def _talon_states(q, stock) -> list:
+def _talon_states(q, stock, root_pass=None) -> list:
     """The talon's states (stock, waste, the stock's face-down count, pass, idle) after each
     turn (``stock``, the stock action) of one cycle from ``q``, left unchanged: up to the end
-    of the stock's use, a pass that ends the game, or back to where it started."""
+    of the stock's use, or back to where it started. The end of a pass that changed nothing
+    (``Position.pass_was_idle``) is left out where its pass began after ``root_pass`` (by
+    default, always): its piles are those met at the redeal that began it, in the search."""
     eng = q.engine
     S, W = eng.S, eng.W
     at = (q.piles[S], q.piles[W], q.down[S])
@@ -1230,7 +1232,7 @@ def _talon_states(q, stock) -> list:
     out = []
     while eng.can_stock(r):
         r.push_raw(stock)
-        if r.is_blocked():
+        if r.pass_was_idle() and (root_pass is None or r.pass_no > root_pass):
             break
         state = (r.piles[S], r.piles[W], r.down[S], r.pass_no, r.idle)
         out.append(state)
@@ -3497,6 +3499,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
 
     stranded = kn.strander(pos)
     won, may_block = win_test(eng), eng.may_block  # (work.is_won(), one call less)
+    root_pass = pos.pass_no  # (a pass begun after it began in the search: see settle)
 
     gen_up = eng.gen_up
     up_first = kn.safe_up and SETTLE_UP_FIRST and pos.variant.tableau is not None \
@@ -3511,7 +3514,11 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         while True:
             if won(work):
                 return k, None
-            if may_block and work.is_blocked():
+            # A whole pass that changed nothing: where the search made the redeal that began
+            # it, the piles are those met there, whose moves are searched there; so the
+            # search goes no further (nor where no move is left: ``Position.is_blocked``).
+            if may_block and work.pass_was_idle() and (work.pass_no > root_pass
+                                                       or work.is_blocked()):
                 return k, []
             # (where the safe moves are moves up, the moves up alone are generated until
             # none is safe; then, unless deferred, all the legal moves, once)
@@ -3584,7 +3591,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         got = cycles.get(start) if cache_cycles else None
         if got is not None:
             return got
-        steps, where, mask = _talon_states(scan, stock), {}, 0
+        steps, where, mask = _talon_states(scan, stock, root_pass), {}, 0
         for k, state in enumerate(steps, 1):
             w = state[1]
             if w and w[-1] != UNKNOWN:
@@ -3730,8 +3737,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     if scan is work and work.is_won():  # a stock action cannot win; be safe
                         won_line = list(work.history)
                         break
-                    if scan.is_blocked():
-                        break
+                    if scan.pass_was_idle() and scan.pass_no > root_pass:
+                        break  # (see settle)
                     ms2 = scan.raw_moves()
                     nxt = None
                     for m in ms2:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections import Counter
@@ -14,7 +15,7 @@ from rechelp import FailingConnection, lost_game, near_won
 from companion.cards import RANK_OF, Card, code_text
 from companion.record.session import Session
 from companion.record.store import GameLog, Store
-from companion.rules import deal, load_variant, variant_keys
+from companion.rules import Position, deal, load_variant, variant_keys
 
 
 def code(text: str) -> int:
@@ -637,3 +638,32 @@ def test_tournament_first_row_without_an_ace_or_king_is_not_started():
     reply = s.handle("start")
     assert not reply.ok and "deal afresh" in reply.text and s.phase == "setup"
     assert s.handle("r8: kd").ok and s.handle("start").ok
+
+
+def test_fix_corrects_a_misnamed_card_and_the_saved_game(store):
+    s = started_klondike(store)            # ah kd 2s qc 3d 4c 5h
+    assert s.handle("t4 t2").ok            # Q♣ onto K♦
+    assert s.handle("js").ok               # t4's new top card, named wrongly
+    assert s.handle("s").ok and s.pending
+    reply = s.handle("js")                 # the real J♠ turns up on the waste
+    assert not reply.ok and "fix t4 CARD first" in reply.text
+    reply = s.handle("fix t4 jc")
+    assert reply.ok and "Corrected the card named on t4 at move 1: J♠ → J♣" in reply.text
+    assert s.handle("js").ok
+    assert s.entries == ["t4 t2", "t4=jc", "s", "w=js"]
+    resumed = Session.resume(Position.from_json(json.loads(store.game(s.game_id).start)),
+                             [t for t, _ in store.moves(s.game_id)])
+    assert resumed.entries == s.entries
+
+
+def test_fix_corrects_a_layout_card_and_refuses_one_that_breaks_a_move(store):
+    s = started_klondike(store)
+    assert s.handle("t4 t2").ok            # Q♣ onto K♦
+    reply = s.handle("t2=kh")              # K♥ under a black queen: still legal
+    assert reply.ok and "the layout's t2, card 2 from the bottom: K♦ → K♥" in reply.text
+    reply = s.handle("fix t2 kc")          # a black king would make move 1 illegal
+    assert not reply.ok and "move 1 (t4 t2) would no longer be legal" in reply.text
+    assert "Nothing changed" in reply.text
+    assert s.start.piles[s.engine.index["t2"]][-1] == code("kh")
+    reply = s.handle("fix t2 ah")          # A♥ is on t1 already
+    assert not reply.ok and s.handle("fix t9 ah").ok is False

@@ -386,12 +386,14 @@ def test_klondike_draw_three_turns_the_last_one_or_two():
 
 
 def test_klondike_recycles_with_unlimited_passes():
-    pos = position("klondike", {"s": ("9c 8c 7c 6c", 4)})
+    pos = position("klondike", {"t1": "kd qs", "t2": "kh", "s": ("9c 8c 7c 6c", 4)})
     for pass_no in range(1, 6):
         pos.play("s")
         pos.play("s")
         assert pos.pile("s") == () and len(pos.pile("w")) == 4
         assert pos.pass_no == pass_no
+        # (a pass that changes nothing is not turned over again: RULES.md 0.4)
+        pos.play(("t2 t1", "t1 t2")[pass_no % 2])
         pos.play("s")  # turn the waste over
         assert pos.pile("w") == () and pos.pile("s") == tuple(
             Card.parse(c).code for c in ("9c", "8c", "7c", "6c"))

@@ -800,8 +800,10 @@ def test_harp_single_cards_but_a_king_headed_run_may_enter_a_space():
 
 
 def test_harp_unlimited_redeals_until_blocked():
-    pos = position("harp", {"t1": "kd", "s": ("3c", 1)})
-    for _ in range(7):
+    pos = position("harp", {"t1": "kd qs", "t2": "kh", "s": ("3c", 1)})
+    for move in ("t1 t2", "t2 t1", "t1 t2"):
+        pos.play("s")
+        pos.play(move)  # (a pass that changes something may be followed by another)
         legal(pos, "s")
         pos.play("s")
     assert pos.pass_no == 4
@@ -812,6 +814,50 @@ def test_harp_unlimited_redeals_until_blocked():
     assert stuck.outcome().termination is Termination.BLOCKED
     refused(position("harp", {"t1": "kd", "w": "3c"}, options={"passes": 2}, pass_no=2), "s",
             "Harp allows 2 passes")
+
+
+@pytest.mark.parametrize("key", ["klondike", "solitaire", "harp"])
+def test_an_idle_pass_ends_the_game_only_when_no_other_move_is_left(key):
+    # RULES.md 0.4: lost when no legal move is left and no redeal remains. A whole pass that
+    # changes nothing is not turned over again, but a move still playable keeps the game on.
+    pos = position(key, {"t1": ("9h 2d", 1), "f1": "ad", "s": ("3d 4d 5d", 3)})
+    while pos.piles[pos.engine.S]:
+        pos.play("s")
+    pos.play("s")  # turn the waste over: a new pass
+    while pos.piles[pos.engine.S]:
+        pos.play("s")  # ... that changes nothing
+    assert pos.outcome() is None
+    assert texts(pos) == {"t1 f"}
+    refused(pos, "s", "the last pass through the stock changed nothing",
+            "make another move before turning the waste over again")
+    pos.play("t1 f")  # 2♦ up: something changed, so the waste may be turned over again
+    legal(pos, "s")
+    pos.play("s")
+    while pos.piles[pos.engine.S]:
+        pos.play("s")
+    assert pos.outcome() is None  # 3♦ goes up from the waste
+    assert "w f" in texts(pos)
+
+
+def test_pyramid_an_idle_pass_with_a_pair_left_is_not_lost():
+    pos = position("pyramid", {"p28": "6h", "p27": "7c", "s": ("2d", 1)})
+    pos.play("s")  # turned up in place
+    pos.play("s")  # onto the waste
+    pos.play("s")  # a new pass
+    pos.play("s")
+    pos.play("s")  # ... that removes nothing
+    assert pos.outcome() is None and "p27 p28" in texts(pos)
+    pos.play("p27 p28")  # ... and removing it clears the pyramid
+    assert pos.outcome().termination is Termination.WON
+
+
+def test_an_idle_pass_with_no_other_move_left_is_lost():
+    pos = position("solitaire", {"t1": ("9h 2d", 1), "s": ("3d 4d", 2)})
+    for _ in range(5):
+        pos.play("s")
+    assert pos.outcome().termination is Termination.BLOCKED
+    assert not texts(pos)
+    refused(pos, "s", "no other move is left: the game is lost")
 
 
 # ============================================================================== House in the Wood, House on the Hill
