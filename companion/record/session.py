@@ -428,11 +428,13 @@ class Session:
         if cmd == "hint":
             return self._hint()
         if cmd == "quit":
+            over = self.phase == OVER
             self.phase = ENDED
             n = self.move_count
-            kept = (f"Game {self.game_id} kept ({n} move{'s' if n != 1 else ''}): "
-                    f"`companion resume {self.game_id}` goes on." if self.game_id is not None
-                    else "Left the game.")
+            kept = (f"Game {self.game_id} kept ({n} move{'s' if n != 1 else ''}"
+                    + ("; it is over: `companion show " + str(self.game_id) + "` shows it)."
+                       if over else f"): `companion resume {self.game_id}` goes on.")
+                    if self.game_id is not None else "Left the game.")
             return self._reply(True, "quit", kept, done=True)
         if cmd == "resign":
             if self.phase == OVER:
@@ -897,6 +899,9 @@ class Session:
                 bad.append((tok, exc))
         if bad:
             tok, exc = bad[0]
+            if len(tokens) > 1 and any(t in self.engine.index for t in tokens):  # a move
+                return self._reply(False, "refused", f"{line!r} looks like a move: name the "
+                                   f"turned-up card first. " + self._pending_text())
             if len(tokens) == 1:
                 return self._reply(False, "refused", f"{line!r} does not name the turned-up "
                                    f"card. " + self._pending_text(), self._reveal_help(line))

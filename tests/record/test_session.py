@@ -667,3 +667,18 @@ def test_fix_corrects_a_layout_card_and_refuses_one_that_breaks_a_move(store):
     assert s.start.piles[s.engine.index["t2"]][-1] == code("kh")
     reply = s.handle("fix t2 ah")          # A♥ is on t1 already
     assert not reply.ok and s.handle("fix t9 ah").ok is False
+
+
+def test_a_move_typed_while_a_card_waits_asks_for_the_card_first():
+    s = started_klondike()
+    assert s.handle("t4 t2").ok and s.pending
+    reply = s.handle("t1 t7")
+    assert not reply.ok and "looks like a move: name the turned-up card first" in reply.text
+    assert "not a suit" not in reply.text
+
+
+def test_quitting_a_finished_game_does_not_offer_to_resume_it(store):
+    s = seeded(1, store=store)
+    s.phase = "over"
+    reply = s.handle("quit")
+    assert "it is over" in reply.text and "resume" not in reply.text
