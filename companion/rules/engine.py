@@ -83,9 +83,13 @@ class Engine:
         self.space = tab.space if tab else "none"
         self.space_unit = tab.space_unit if tab else ""
         # Where the space rule asks only the card (any card, or kings), whether each code
-        # may go into a space; None where it asks more (see :meth:`space_takes`).
+        # may go into a space; None where it asks more (see :meth:`space_takes`), as where
+        # it names the piles a card may come from (the solver's fast searches need None).
         self.space_card = tuple(self.space == "any" or RANK_OF[c] == KING for c in range(53)) \
-            if self.space in ("any", "kings") else None
+            if self.space in ("any", "kings") and not tab.space_from else None
+        # Where a card that fills a space may come from (pile indices), or None: anywhere.
+        self.space_src = frozenset(i for i, n in enumerate(nm) if n[0] in tab.space_from) \
+            if tab and tab.space_from else None
         self.refill = tab.refill if tab else 0
         self.autofill = self.space in ("auto-waste-stock", "auto-stock")
         self.fill_first = bool(tab) and self.space == "reserve-then-waste" and tab.fill_first
@@ -488,6 +492,8 @@ class Engine:
         """Whether ``card`` from pile ``src`` may fill an empty tableau pile."""
         sp = self.space
         if self.refill and pos.piles[self.S]:
+            return False
+        if self.space_src is not None and src not in self.space_src:
             return False
         if sp == "any" or sp == "any-or-stock":
             return True

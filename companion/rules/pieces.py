@@ -17,6 +17,7 @@ MOVE_UNITS = ("single", "run", "same-suit-run", "face-up-block", "face-up-block-
               "single-or-whole-pile", "none")
 SPACE_RULES = ("any", "kings", "none", "waste", "auto-waste-stock", "auto-stock",
                "reserve-then-waste", "any-or-stock")
+SPACE_SOURCES = ("t", "w", "s", "r", "f")
 STOCK_DEALS = ("waste", "tableau", "line", "none")
 REDEALS = ("waste", "gather", "shuffle", "none")
 WIN_RULES = ("foundations", "tableau-empty", "one-pile", "pyramid-empty", "gaps-rows",
@@ -120,10 +121,27 @@ class Tableau:
     """An emptied pile is at once dealt this many cards from the stock (Tournament, Intelligence)."""
     fill_first: bool = True
     """With ``reserve-then-waste``: a space must be filled before any other move."""
+    space_from: tuple[str, ...] = ()
+    """Where a card that fills a space may come from, as pile letters: ``t`` (the tableau),
+    ``w`` (the waste, the card turned from the stock), ``s`` (the stock), ``r`` (a reserve),
+    ``f`` (a foundation, where its cards come back); empty: wherever the rules move cards
+    from (Emperor as S4 tells it: ``["t", "w"]``, no foundation card into a space)."""
 
     def space_phrase(self) -> str:
         if self.refill:
             return f"an emptied pile at once gets {self.refill} new cards from the stock"
+        return self._space_phrase() + self._space_from_phrase()
+
+    def _space_from_phrase(self) -> str:
+        if not self.space_from:
+            return ""
+        names = {"t": "the tableau", "w": "the waste", "s": "the stock", "r": "a reserve",
+                 "f": "a foundation"}
+        got = [names[k] for k in SPACE_SOURCES if k in self.space_from]
+        text = got[0] if len(got) == 1 else ", ".join(got[:-1]) + " or " + got[-1]
+        return f" (only from {text})"
+
+    def _space_phrase(self) -> str:
         return {
             "any": "any card or movable unit may fill a space",
             "any-or-stock": "any card or movable unit, or the top card of the stock, may fill "

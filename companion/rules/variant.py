@@ -394,6 +394,8 @@ def _check(v: Variant) -> None:
         builds.append(("tableau.build", v.tableau.build))
         enum(v.tableau.move, P.MOVE_UNITS, "tableau.move")
         enum(v.tableau.space, P.SPACE_RULES, "tableau.space")
+        for k, src in enumerate(v.tableau.space_from):
+            enum(src, P.SPACE_SOURCES, f"tableau.space_from[{k}]")
     for i, f in enumerate(v.foundations):
         builds.append((f"foundations[{i}].build", f.build))
     if v.waste and v.waste.build:

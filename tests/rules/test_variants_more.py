@@ -18,6 +18,7 @@ from companion.cards import RANK_OF, Card
 from companion.errors import IllegalMoveError
 from companion.rules import Position, Termination, deal, load_variant
 from companion.rules.deal import dealt, fresh_deck, shuffled
+from companion.rules.describe import describe
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -102,6 +103,24 @@ def test_emperor_mm_face_up_cards_move_together_and_foundations_give_back(key):
     assert pos.pile("t2") == cards("tc 9d 8s 7h") and pos.face_down("t1") == 0
     pos.play("f2 t3")
     assert pos.pile("t3") == cards("4s 3h") and pos.pile("f2") == cards("ah 2h")
+
+
+@pytest.mark.parametrize("key", ["emperor-mm", "midshipman-emperor"])
+def test_emperor_mm_a_space_is_filled_from_the_tableau_or_the_waste_never_a_foundation(key):
+    # RULES.md 2.7: a foundation card comes back "when it fits the AC build"; a space takes
+    # "any movable card (from the tableau, the waste top, or the turned stock card)".
+    pos = position(key, {"t1": "9d 8s", "t2": "4s", "f1": "ah 2h 3h", "w": "6c"})
+    legal(pos, "f1 t2", "t1 t3", "w t3")
+    refused(pos, "f1 t3", "3♥ cannot fill the space in t3", "only from the tableau or the waste")
+    assert "only from the tableau or the waste" in " ".join(describe(load_variant(key)))
+
+
+def test_klondike_foundation_return_may_fill_a_space_with_a_king():
+    # RULES.md 2.4: spaces take kings, whatever pile they come from; foundation_return lets a
+    # foundation's top card come back.
+    pos = position("klondike", {"f1": "ac 2c 3c 4c 5c 6c 7c 8c 9c tc jc qc kc", "t1": "5h 4s"},
+                   options={"foundation_return": True})
+    legal(pos, "f1 t2")
 
 
 def test_emperor_s0_keeps_foundation_cards_where_emperor_mm_gives_them_back():
