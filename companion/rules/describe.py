@@ -257,11 +257,31 @@ def _stock(v) -> str:
             ", empty piles included"
         n = "one card" if st.per_pile == 1 else f"{_n(st.per_pile)} cards"
         more = f"; {passes}" if st.passes != 1 else ""
-        return f"Stock (type s): deal {n} face up onto every tableau pile{cond}{more}."
+        return f"Stock (type s): deal {n} face up onto every tableau pile{cond}" \
+               f"{_last_deal(v)}{more}."
     if st.deal == "line":
         return "Stock (type s): deal the next card face up at the right end of the line; " \
                "play may stop for moves at any time."
     return "No stock."
+
+
+def _last_deal(v) -> str:
+    """Where the stock does not share out evenly (Spider 10 x 5: 54 cards, ten piles): how
+    many full deals there are, and where the last short one goes (as the engine deals it,
+    pile by pile from the first)."""
+    from .deal import _DealAgain, fresh_deck, lay_out
+    try:
+        piles, _ = lay_out(v, fresh_deck(v))
+    except _DealAgain:  # pragma: no cover (a plan that redeals; its stock's size is the same)
+        return ""
+    size = len(piles[v.pile_names.index("s")])
+    t = [i for i, n in enumerate(v.pile_names) if n[0] == "t" and n[1:].isdigit()]
+    per = v.stock.per_pile
+    full, rest = divmod(size, per * len(t))
+    if not rest:
+        return ""
+    return f"; {_n(full)} such deals, then a last deal of {_n(rest)} " \
+           f"card{'s' if rest != 1 else ''} onto {_where(v.pile_names, t[:-(-rest // per)])}"
 
 
 def _win(v) -> str:

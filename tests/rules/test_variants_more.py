@@ -163,6 +163,15 @@ def test_spider50_final_deal_is_four_cards_onto_piles_one_to_four():
     refused(pos, "s", "the stock is empty")
 
 
+def test_spider50_rules_text_names_the_final_deal_of_four():
+    # RULES.md 2.9: "Stock 54 = 5 deals of 10, then a final deal of 4 cards onto piles 1-4".
+    text = " ".join(describe(load_variant("spider-50")))
+    assert "five such deals, then a last deal of four cards onto t1-t4" in text
+    assert "last deal" not in " ".join(describe(load_variant("spider")))  # 50 = 5 x 10
+    assert "then a last deal of eight cards onto t1-t8" in " ".join(
+        describe(load_variant("blockade")))  # RULES.md 2.18: 92 = 7 rows + 8 cards
+
+
 def test_spider50_no_deal_while_a_pile_is_empty_even_the_last_one():
     pos = _spider50(t10="", s=("9c 8c 7c 6c", 4))
     refused(pos, "s", "only when no pile is empty")
