@@ -833,8 +833,13 @@ class Engine:
                 down[a] = len(rest)
             pos.idle = False
             if not self.plain_move:
-                if self.auto_discard and b in self.Tset:
-                    self._auto_discard(pos, b)
+                if self.auto_discard:
+                    # A suit completed on the pile the unit went to, or uncovered on the
+                    # pile it left: each pile a move changes is looked at.
+                    if b in self.Tset:
+                        self._auto_discard(pos, b)
+                    if a in self.Tset and pos.piles[a]:
+                        self._auto_discard(pos, a)
                 if self.refill or self.autofill:
                     self._after(pos)
         elif kind == STOCK:

@@ -172,6 +172,17 @@ def test_spider50_rules_text_names_the_final_deal_of_four():
         describe(load_variant("blockade")))  # RULES.md 2.18: 92 = 7 rows + 8 cards
 
 
+@pytest.mark.parametrize("key", ["spider", "spider-50"])
+def test_spider_auto_discard_lifts_a_suit_uncovered_by_a_move(key):
+    suit = "kc qc jc tc 9c 8c 7c 6c 5c 4c 3c 2c ac"
+    pos = position(key, {"t1": f"{suit} 5h", "t2": "6s", "t3": "9d"}, options={"discard": "auto"})
+    pos.play("t1 t2")  # 5♥ leaves t1, whose K♣-A♣ then lies complete on top
+    assert pos.pile("t1") == () and pos.pile("f1") == cards(suit)
+    pos = position(key, {"t1": suit[:-3], "t2": "ac"}, options={"discard": "auto"})
+    pos.play("t2 t1")  # (the pile a card goes to, as before)
+    assert pos.pile("t1") == () and pos.pile("f1") == cards(suit)
+
+
 def test_spider50_no_deal_while_a_pile_is_empty_even_the_last_one():
     pos = _spider50(t10="", s=("9c 8c 7c 6c", 4))
     refused(pos, "s", "only when no pile is empty")
