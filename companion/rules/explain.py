@@ -70,8 +70,8 @@ def explain(pos, move: Move) -> str:
             to_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset
             if to_f and not eng.complete_runs:
                 return "only one card at a time goes to a foundation"
-            return f"{n} cards of {src} cannot move as one unit: in {name} " \
-                   f"{eng.tab.move_phrase()}"
+            return f"{n} card{'s' if n != 1 else ''} of {src} cannot move as one unit: " \
+                   f"in {name} {eng.tab.move_phrase()}"
     elif n > 1 and a in eng.Rset and eng.reserve.move == "run":
         k = 1
         while k < len(p) and eng.tbuild[p[-k - 1]][p[-k]]:
@@ -416,10 +416,11 @@ def _explain_fold(pos, move: Move) -> str:
         return "a pile goes onto another pile of the line (p1, p2 ...)"
     d = P.index(a) - P.index(b)
     if d not in eng.accordion.reach:
-        return f"a pile goes onto the pile next to it on the left or third to its left " \
-               f"(p{P.index(a) + 1} may go to " + " or ".join(
-                   f"p{P.index(a) + 1 - r}" for r in eng.accordion.reach if P.index(a) - r >= 0) \
-               + ")"
+        k = P.index(a) + 1
+        to = [f"p{k - r}" for r in eng.accordion.reach if k - r >= 1]
+        return "a pile goes onto the pile next to it on the left or third to its left " + \
+            (f"(p{k} may go to " + " or ".join(to) + ")" if to
+             else f"(p{k} is the first pile: nothing lies to its left)")
     x, y = pos.piles[a][-1], pos.piles[b][-1] if pos.piles[b] else UNKNOWN
     if y == UNKNOWN:
         return f"{move.dst} is empty"

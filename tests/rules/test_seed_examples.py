@@ -442,6 +442,15 @@ def test_klondike_face_up_block_only():
     assert "t1 t2" not in legal and "t1:2 t2" not in legal
     verdict = strict.check("t1 t2")
     assert not verdict.ok and "all face-up cards of a pile move together" in verdict.reason
+    assert verdict.reason.startswith("1 card of t1 cannot move as one unit")
+    assert strict.check("t1:2 t2").reason.startswith("2 cards of t1 cannot")
+
+
+def test_accordion_the_first_pile_has_nowhere_to_go():
+    pos = position("accordion", {"p1": "9h", "p2": "9c", "p3": "2d"}, options={"deal": "all"})
+    verdict = pos.check("p1 p2")
+    assert not verdict.ok and "p1 is the first pile: nothing lies to its left" in verdict.reason
+    assert "p3 may go to p2" in pos.check("p3 p1").reason
 
 
 def test_klondike_to_foundation():
