@@ -151,7 +151,9 @@ def row(label, recs):
 
 
 def mid_game_positions(n, rng_seed=20240601):
-    """Klondike positions after 15-45 random moves from seeds 1, 2, ... (games not over)."""
+    """Klondike positions after 15-45 random moves from seeds 1, 2, ... (games not over, nor
+    stopped by a pass through the stock that changed nothing: the rules once ended the game
+    there, and the sample stays the one the earlier figures were measured on)."""
     rng = random.Random(rng_seed)
     out = []
     seed = 0
@@ -160,10 +162,10 @@ def mid_game_positions(n, rng_seed=20240601):
         pos = deal("klondike", seed)
         for _ in range(rng.randint(15, 45)):
             ms = pos.raw_moves()
-            if not ms or pos.outcome():
+            if not ms or pos.outcome() or pos.pass_was_idle():
                 break
             pos.push_raw(rng.choice(ms))
-        if not pos.outcome():
+        if not (pos.outcome() or pos.pass_was_idle()):
             out.append((seed, pos.to_json()))
     return out
 

@@ -410,6 +410,11 @@ class Placed:
 
 def _random_play(pos, rng, moves: int):
     for _ in range(moves):
+        # the waste may be turned over after a pass that changed nothing, as the rules once
+        # let it be (they wait for another move now): a layout on the table is one either way,
+        # and so every seed's scene, the model's training data and the benchmarks' photos,
+        # stay as they were
+        pos.idle = False
         legal = [m for m in pos.legal_moves]
         if not legal:
             break
