@@ -876,6 +876,9 @@ class Session:
         if len(piles) == 1:
             n = len(pending)
             if n == 1:
+                if piles[0] == self.engine.W:
+                    return (f"Which card turned up on {names[piles[0]]}, the waste's top "
+                            f"card? (e.g. 9c)")
                 return f"Which card turned up on {names[piles[0]]}? (e.g. 9c)"
             return (f"{n} cards turned up on {names[piles[0]]}: name them from the bottom (the "
                     f"most covered) to the top (the one you can play), e.g. 9s 8d 7c.")
@@ -910,6 +913,20 @@ class Session:
                                "named; type the line again with it corrected.")
         if len(tokens) > len(pending):
             return self._reply(False, "refused", self._too_many_text(len(tokens)))
+        named: Counter[int] = Counter()
+        for tok in tokens:
+            try:
+                named[Card.parse(tok.partition("=")[2] if "=" in tok else tok).code] += 1
+            except InvalidCardError:
+                continue
+        unseen = self.pos.unseen()
+        for c, n in named.items():
+            if n > 1 and 1 <= unseen[c] < n:  # more copies named than the deck still hides
+                why = ("appears twice in that line: each card turned up is a different one"
+                       if unseen[c] == 1 else f"appears {n} times in that line, and only "
+                       f"{unseen[c]} of them are not seen yet")
+                return self._reply(False, "refused", f"{self.card(c)} {why}.",
+                                   "Nothing was named. " + self._pending_text())
         trial = self.pos.copy()
         moves: list[Move] = []
         for tok in tokens:

@@ -282,6 +282,24 @@ def test_draw_three_waste_cards_are_named_bottom_to_top():
     assert s.pos.pile("w") == (code("9s"), code("8d"), code("7c"))
 
 
+def test_the_last_waste_card_asked_for_is_the_top_one():
+    s = started_klondike()
+    s.handle("s")
+    r = s.handle("9s 8d")
+    assert r.ok and "Which card turned up on w, the waste's top card?" in r.text
+
+
+def test_a_card_named_twice_in_one_line_is_refused_as_such():
+    s = started_klondike()
+    s.handle("s")
+    key = s.pos.key()
+    r = s.handle("9s 9s 8d")
+    assert not r.ok and s.pos.key() == key
+    assert "9♠ appears twice in that line" in r.text
+    assert "already face up" not in r.text
+    assert "3 cards turned up on w" in r.text
+
+
 def test_undo_takes_back_a_misnamed_card():
     s = started_klondike()
     s.handle("t4 t2")
