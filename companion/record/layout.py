@@ -157,7 +157,8 @@ class LayoutEntry:
                      + (", bottom to top" if need > 1 else "")
                      + (f" ({need - left} named, {left} to go)" if left < need else ""))
         row = (f"; or a row, one card for each pile from {self.names[i]} on "
-               f"({self.names[rest[0]]}-{self.names[rest[-1]]})" if len(rest) > 1 else "")
+               f"({', then '.join(_runs([self.names[p] for p in rest]))})"
+               if len(rest) > 1 else "")
         aces = (" " + self.aces_text()) if self.optional else ""
         return f"Type the cards: {pile_part}{row}. `t3: 9c` corrects a pile.{aces}"
 
@@ -393,7 +394,23 @@ def _looks_like_card(tok: str) -> bool:
     return True
 
 
+def _runs(names: list[str]) -> list[str]:
+    """Pile names in runs: numbered piles of one kind in a row as ``t1-t7`` (four or more),
+    any other pile (``w``) on its own."""
+    runs: list[list[str]] = []
+    for name in names:
+        m = re.fullmatch(r"([a-z]+)(\d+)", name)
+        if runs and m:
+            last = re.fullmatch(r"([a-z]+)(\d+)", runs[-1][-1])
+            if last and last[1] == m[1] and int(last[2]) + 1 == int(m[2]):
+                runs[-1].append(name)
+                continue
+        runs.append([name])
+    out: list[str] = []
+    for run in runs:
+        out += [f"{run[0]}-{run[-1]}"] if len(run) > 3 else run
+    return out
+
+
 def _ranges(names: list[str]) -> str:
-    if len(names) <= 3:
-        return ", ".join(names)
-    return f"{names[0]}-{names[-1]}"
+    return ", ".join(_runs(names))

@@ -248,6 +248,17 @@ def test_layout_can_be_corrected_and_undone_before_play():
     assert s.pos.pending_reveals() == []
 
 
+def test_golf_layout_entry_names_the_tableau_rows_then_the_waste():
+    s = physical("golf")
+    text = s.layout.instructions()
+    assert "one card for each pile from t1 on (t1-t7, then w)" in text and "t1-w" not in text
+    r = s.handle("ac 2c 3c 4c 5c 6c 7c 8c")  # a row runs on to the waste card
+    assert r.ok and s.layout.entered[s.engine.index["w"]] == [code("8c")]
+    assert "(t1-t7)" in s.layout.instructions()
+    r = s.handle("x9: 9c")
+    assert not r.ok and "the piles to name are t1-t7, w" in r.text
+
+
 def test_play_does_not_start_before_every_card_is_named():
     s = physical()
     s.handle("ah kd")
