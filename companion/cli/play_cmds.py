@@ -288,6 +288,9 @@ def resume(game_id, db, moves_file, as_json, quiet):
                  + f", {_plural(session.move_count, 'move')} played, saved in {store.path}"]
         if session.phase == "setup":
             intro.append(session.layout.instructions())
+        elif session.outcome() is not None:
+            intro.append(f"Game {game_id} is over: `companion show {game_id}` shows it. "
+                         + session._over_text())
         code = run_session(session, moves_file=moves_file, as_json=as_json, quiet=quiet,
                            intro=intro)
     click.get_current_context().exit(code)

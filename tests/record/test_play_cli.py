@@ -353,3 +353,17 @@ def test_import_refuses_a_move_played_before_the_turned_up_card_is_named(run, db
     assert code == 1
     assert "line 8: move 2 (s) is played while the card turned up on t4 is not named" in err
     assert json.loads(run("games", "--db", db_path, "--json")[1]) == []
+
+
+def test_resuming_a_finished_game_says_it_is_over(run, db_path, tmp_path):
+    won = tmp_path / "won.txt"
+    won.write_text(_record(near_won(), ["t1 f"], "won"))
+    seed, moves = lost_game()
+    lost = tmp_path / "lost.txt"
+    lost.write_text(_record(None, moves, "lost", str(seed), "passes=1"))
+    assert run("import", str(won), "--db", db_path)[0] == 0
+    assert run("import", str(lost), "--db", db_path)[0] == 0
+    code, out, _ = run("resume", "1", "--db", db_path, "-q", stdin="")
+    assert "Game 1 is over: `companion show 1` shows it. Won in 1 move!" in out
+    code, out, _ = run("resume", "2", "--db", db_path, "-q", stdin="")
+    assert "Game 2 is over: `companion show 2` shows it. The game is lost" in out
