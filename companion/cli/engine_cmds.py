@@ -51,7 +51,8 @@ def _outcome_text(pos) -> str:
     if o.won:
         return "Won." + (f" Score {o.score}." if o.score is not None else "")
     why = {"no-moves": "no legal move is left",
-           "blocked": "a whole pass through the stock changed nothing"}[o.termination.value]
+           "blocked": "the last pass through the stock changed nothing "
+                      "and no other move is left"}[o.termination.value]
     return f"Lost: {why}." + (f" Score {o.score}." if o.score is not None else "")
 
 

@@ -480,7 +480,8 @@ def _outcome_line(pos) -> str:
     if o.won:
         return "Won." + (f" Score {o.score}." if o.score is not None else "")
     why = {"no-moves": "no legal move is left",
-           "blocked": "a whole pass through the stock changed nothing"}.get(
+           "blocked": "the last pass through the stock changed nothing "
+                      "and no other move is left"}.get(
                o.termination.value, o.termination.value)
     return f"Lost: {why}." + (f" Score {o.score}." if o.score is not None else "")
 

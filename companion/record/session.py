@@ -674,7 +674,8 @@ class Session:
             return (f"Won in {n} move{'s' if n != 1 else ''}!{score} `quit` to leave, `undo` to "
                     f"look back.")
         why = {"no-moves": "no legal move is left",
-               "blocked": "a whole pass through the stock changed nothing"}.get(
+               "blocked": "the last pass through the stock changed nothing "
+                          "and no other move is left"}.get(
                    o.termination.value, o.termination.value)
         return f"The game is lost: {why}.{score} `undo` takes back moves; `quit` leaves."
 

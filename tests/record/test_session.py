@@ -711,3 +711,18 @@ def test_quitting_a_finished_game_does_not_offer_to_resume_it(store):
     s.phase = "over"
     reply = s.handle("quit")
     assert "it is over" in reply.text and "resume" not in reply.text
+
+
+def test_a_game_lost_to_an_idle_pass_says_no_other_move_is_left():
+    from rechelp import codes, klondike_json
+
+    from companion.cli.engine_cmds import _outcome_text
+    from companion.cli.play_cmds import _outcome_line
+    start = Position.from_json(klondike_json({"t1": codes("9h"), "s": codes("3d 4d 5d")}))
+    s = Session.resume(start, [])
+    for _ in range(2):
+        s.handle("s")
+    r = s.handle("s")  # the new pass turns up the same cards: nothing changed
+    want = "the last pass through the stock changed nothing and no other move is left"
+    assert f"The game is lost: {want}." in r.text and "a whole pass" not in r.text
+    assert _outcome_line(s.pos) == f"Lost: {want}." == _outcome_text(s.pos)
