@@ -277,6 +277,9 @@ class Session:
                     lines.append(f"Stopped at {part}: " + ", ".join(rest) + " not played"
                                  + ("; what came before it stands (`undo` takes it back)."
                                     if n else "."))
+                elif n:
+                    lines.append(f"{', '.join(parts[:n])}, before {part}, stands (`undo` "
+                                 f"takes it back).")
                 break
             if r.done:
                 break

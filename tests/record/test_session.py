@@ -467,15 +467,30 @@ LINES = st.one_of(
 
 def _check_lines(session, lines):
     for line in lines:
-        key, entries = session.pos.key(), list(session.entries)
-        reply = session.handle(line)
-        assert isinstance(reply.text, str)
-        if not reply.ok:
-            assert session.pos.key() == key, line
-            assert session.entries == entries, line
-        if session.log is not None and session.phase != "setup":
-            stored = [t for t, _ in session.log.store.moves(session.game_id)]
-            assert stored == session.entries
+        parts = session._parts(line)
+        if len(parts) > 1:
+            # several moves on a line are its parts typed in turn, up to the first refused
+            # (what came before that stands; the line whole is tested elsewhere): each part
+            # is held to the promise on its own
+            for part in parts:
+                reply = _check_line(session, part)
+                if not reply.ok or reply.done:
+                    break
+        else:
+            _check_line(session, line)
+
+
+def _check_line(session, line):
+    key, entries = session.pos.key(), list(session.entries)
+    reply = session.handle(line)
+    assert isinstance(reply.text, str)
+    if not reply.ok:
+        assert session.pos.key() == key, line
+        assert session.entries == entries, line
+    if session.log is not None and session.phase != "setup":
+        stored = [t for t, _ in session.log.store.moves(session.game_id)]
+        assert stored == session.entries
+    return reply
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -609,6 +624,10 @@ def test_several_moves_on_one_line_are_played_in_turn():
     reply = s.handle("3 5; w t7")
     assert not reply.ok and s.entries == ["t1 t7", "s"]
     assert "Stopped at 3 5: w t7 not played." in reply.text
+    # the last part refused: what came before it was played, and the reply says so
+    reply = s.handle("s, 0")
+    assert not reply.ok and s.entries == ["t1 t7", "s", "s"]
+    assert "s, before 0, stands (`undo` takes it back)." in reply.text
 
 
 def test_a_physical_move_and_the_card_it_turns_up_on_one_line():
