@@ -138,8 +138,10 @@ def _kept_text(session) -> str:
     if session.game_id is None:
         return ""
     n = session.move_count
-    return (f"End of input: game {session.game_id} kept ({n} move{'s' if n != 1 else ''}); "
-            f"`companion resume {session.game_id}` goes on.")
+    kept = f"End of input: game {session.game_id} kept ({n} move{'s' if n != 1 else ''}); "
+    if session.phase == "over":
+        return kept + f"it is over: `companion show {session.game_id}` shows it."
+    return kept + f"`companion resume {session.game_id}` goes on."
 
 
 def _interactive(session, intro: list[str]) -> int:

@@ -367,3 +367,6 @@ def test_resuming_a_finished_game_says_it_is_over(run, db_path, tmp_path):
     assert "Game 1 is over: `companion show 1` shows it. Won in 1 move!" in out
     code, out, _ = run("resume", "2", "--db", db_path, "-q", stdin="")
     assert "Game 2 is over: `companion show 2` shows it. The game is lost" in out
+    # input ending on a finished game points to show, not to resume
+    assert out.rstrip().endswith("it is over: `companion show 2` shows it.")
+    assert "`companion resume 2` goes on" not in out
