@@ -208,7 +208,8 @@ def _record(start, moves, result="*", seed="physical", options=""):
     return head + "\n" + body + "\n"
 
 
-def test_stats_counts_wins_and_losses(run, db_path, tmp_path):
+def _import_won_and_lost(run, db_path, tmp_path):
+    """Import a won game (id 1) and a lost one (id 2); the lost one's moves."""
     won = tmp_path / "won.txt"
     won.write_text(_record(near_won(), ["t1 f"], "won"))
     seed, moves = lost_game()
@@ -216,6 +217,11 @@ def test_stats_counts_wins_and_losses(run, db_path, tmp_path):
     lost.write_text(_record(None, moves, "lost", str(seed), "passes=1"))
     assert run("import", str(won), "--db", db_path)[0] == 0
     assert run("import", str(lost), "--db", db_path)[0] == 0
+    return moves
+
+
+def test_stats_counts_wins_and_losses(run, db_path, tmp_path):
+    moves = _import_won_and_lost(run, db_path, tmp_path)
     run("play", "klondike", "--seed", "1", "--db", db_path, stdin="s\n")
     run("play", "spider", "--seed", "1", "--db", db_path, stdin="")
     code, out, _ = run("stats", "--db", db_path, "--json")
@@ -356,13 +362,7 @@ def test_import_refuses_a_move_played_before_the_turned_up_card_is_named(run, db
 
 
 def test_resuming_a_finished_game_says_it_is_over(run, db_path, tmp_path):
-    won = tmp_path / "won.txt"
-    won.write_text(_record(near_won(), ["t1 f"], "won"))
-    seed, moves = lost_game()
-    lost = tmp_path / "lost.txt"
-    lost.write_text(_record(None, moves, "lost", str(seed), "passes=1"))
-    assert run("import", str(won), "--db", db_path)[0] == 0
-    assert run("import", str(lost), "--db", db_path)[0] == 0
+    _import_won_and_lost(run, db_path, tmp_path)
     code, out, _ = run("resume", "1", "--db", db_path, "-q", stdin="")
     assert "Game 1 is over: `companion show 1` shows it. Won in 1 move!" in out
     code, out, _ = run("resume", "2", "--db", db_path, "-q", stdin="")
