@@ -138,7 +138,7 @@ def _kept_text(session) -> str:
     if session.game_id is None:
         return ""
     n = session.move_count
-    kept = f"End of input: game {session.game_id} kept ({n} move{'s' if n != 1 else ''}); "
+    kept = f"End of input: game {session.game_id} kept ({_plural(n, 'move')}); "
     if session.phase == "over":
         return kept + f"it is over: `companion show {session.game_id}` shows it."
     return kept + f"`companion resume {session.game_id}` goes on."
@@ -889,7 +889,7 @@ def _verdict(report, variant, seed, photo) -> list[str]:
     checked, seed_text = report["checked"], f"seed {seed}"
     if report["ok"]:
         inferred = report.get("inferred", [])
-        return [f"The layout matches {seed_text}: all {_n(checked, 'card')} checked are where "
+        return [f"The layout matches {seed_text}: all {_plural(checked, 'card')} checked are where "
                 f"the deal puts them" + (
                     f" ({len(inferred)} of them inferred from the rules, named above: check "
                     f"{'it' if len(inferred) == 1 else 'them'} on the table)." if inferred
@@ -911,21 +911,21 @@ def _verdict(report, variant, seed, photo) -> list[str]:
     others = len(report["problems"]) - len(extra) - (1 if unplaced else 0)
     parts = []
     if mis:
-        parts.append(f"{_n(mis, 'card')} not where the deal puts {'it' if mis == 1 else 'them'}")
+        parts.append(f"{_plural(mis, 'card')} not where the deal puts {'it' if mis == 1 else 'them'}")
     if n_extra:
-        parts.append(f"{_n(n_extra, 'card')} read beyond the face-up cards the deal puts in "
-                     f"{_n(len(extra), 'pile')}")
+        parts.append(f"{_plural(n_extra, 'card')} read beyond the face-up cards the deal puts in "
+                     f"{_plural(len(extra), 'pile')}")
     if unplaced:
-        parts.append(f"{_n(unplaced, 'card')} read outside the piles")
+        parts.append(f"{_plural(unplaced, 'card')} read outside the piles")
     if others:
-        parts.append(f"{_n(others, 'pile')} not as dealt")
+        parts.append(f"{_plural(others, 'pile')} not as dealt")
     if not parts:
-        return [f"Incomplete: the {_n(checked, 'card')} checked ({of.strip() or 'all typed'}) "
+        return [f"Incomplete: the {_plural(checked, 'card')} checked ({of.strip() or 'all typed'}) "
                 f"are where the deal puts them, but "
                 + ("not every card could be read from the photo: check the cards named above "
                    "on the table." if photo else "not every pile was typed in.")]
     out = [f"The layout does NOT match {seed_text}: " + "; ".join(parts)
-           + f" ({_n(checked, 'card')}{of} checked against the deal). Put "
+           + f" ({_plural(checked, 'card')}{of} checked against the deal). Put "
            f"{'it' if mis + n_extra + unplaced + others == 1 else 'them'} right before you play "
            f"(the recorder follows the seeded deal)."]
     beyond = n_extra + unplaced
@@ -938,10 +938,6 @@ def _verdict(report, variant, seed, photo) -> list[str]:
         out.append(f"Most of the cards checked differ from {seed_text}: is the layout another "
                    f"deal? Check --seed (and the variant).")
     return out
-
-
-def _n(k: int, word: str) -> str:
-    return f"{k} {word}{'s' if k != 1 else ''}"
 
 
 def _type_layout(entry, deal_pos, as_json) -> bool:
