@@ -40,11 +40,12 @@ class Hint:
     """One line on what the move does, for a player."""
     verdict: str
     """``won``, ``lost``, ``unknown``: exact with ``peek`` or an open game; with samples,
-    ``won`` when every sample was won, ``lost`` when none was, ``unknown`` otherwise."""
+    always ``unknown`` (samples estimate a chance, they prove nothing)."""
     basis: str
     """How the verdict was reached, in words."""
     chance: float | None = None
-    """With samples: the share of samples the suggested move wins."""
+    """With samples: the share of samples the suggested move wins (a lower bound when some
+    are undecided); None when none won and some are undecided (not known)."""
     samples: int = 0
     wins: int = 0
     """Samples the suggested move won."""
@@ -277,7 +278,9 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
         m, wins = _heuristic_move(pos), 0
     if m not in legal:  # cannot happen: the samples share the legal moves
         m = legal[0]
-    chance = wins / done
+    # With no win and some sample undecided, the chance is not known (the text says so):
+    # no 0 % in the JSON either.
+    chance = None if (wins == 0 and undecided) else wins / done
     verdict = UNKNOWN_VERDICT  # samples estimate a chance; they prove nothing
     what = (f"deal{'s' if done != 1 else ''} of the {_count(len(pool), 'unseen card')}"
             if pool else f"shuffle{'s' if done != 1 else ''} of the redeals")

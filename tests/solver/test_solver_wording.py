@@ -37,3 +37,14 @@ def test_a_hint_with_one_unseen_card_says_card(run, tmp_path):
                          "2", "--timeout", "0.5")
     assert code == 0, err
     assert "of the 1 unseen card " in out and "unseen cards" not in out
+
+
+def test_a_hint_whose_chance_is_not_known_gives_no_chance_in_json(run):
+    import json
+    code, out, err = run("hint", "spider", "--seed", "3", "--samples", "2", "--timeout",
+                         "0.02", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["wins"] == 0 and data["undecided"] > 0  # no sample decided in 0.02 s
+    assert "the chance is not known" in data["basis"]
+    assert data["chance"] is None
