@@ -322,6 +322,10 @@ class Session:
         if cmd == "start":
             return self._start_play()
         if cmd in ("redo", "moves", "hint", "resign"):
+            if layout.complete:  # every card named: what is left is to type `start`
+                return self._reply(False, "refused", f"`{key}` works once play has started: "
+                                   "every face-up card is named, so type `start` first (or "
+                                   "correct a pile: t3: 9c).")
             return self._reply(False, "refused", f"`{key}` works once play has started; first "
                                "name the face-up cards. " + layout.instructions())
         res = layout.enter(line)

@@ -370,3 +370,12 @@ def test_resuming_a_finished_game_says_it_is_over(run, db_path, tmp_path):
     # input ending on a finished game points to show, not to resume
     assert out.rstrip().endswith("it is over: `companion show 2` shows it.")
     assert "`companion resume 2` goes on" not in out
+
+
+def test_hint_once_every_card_is_named_says_to_type_start(run, db_path):
+    code, out, _ = run("--ascii", "play", "klondike", "--physical", "--db", db_path, "-q",
+                       stdin=f"{ROW}\nhint\nquit\n")
+    assert code == 1
+    assert "`hint` works once play has started: every face-up card is named, so type " \
+           "`start` first" in out
+    assert "first name the face-up cards" not in out
