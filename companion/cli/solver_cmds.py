@@ -192,7 +192,7 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
                               as_json)
     else:
         pos = start_position(value, seed, position_file, parse_options(options))
-    play_after(pos, after)
+    play_after(pos, after, as_json=as_json)
     d = display()
     try:
         h = make_hint(pos, peek=peek, samples=samples, seconds=timeout, rng_seed=rng_seed,

@@ -48,3 +48,12 @@ def test_a_hint_whose_chance_is_not_known_gives_no_chance_in_json(run):
     assert data["wins"] == 0 and data["undecided"] > 0  # no sample decided in 0.02 s
     assert "the chance is not known" in data["basis"]
     assert data["chance"] is None
+
+
+def test_hint_json_with_a_refused_after_move_answers_in_json(run):
+    import json
+    code, out, _ = run("hint", "klondike", "--seed", "1", "--after", "t1 t7, zz", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["ok"] is False and data["played"] == ["t1 t7"]
+    assert data["failed"]["move"] == "zz" and "no pile 'zz'" in data["failed"]["reason"]
