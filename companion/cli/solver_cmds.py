@@ -68,7 +68,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     from ..solver.search import Limits, SolverError
     from ..solver.search import solve as run_solve
     pos = start_position(variant, seed, position_file, parse_options(options))
-    play_after(pos, after)
+    play_after(pos, after, as_json=as_json)
     try:
         r = run_solve(pos, Limits(seconds=timeout, nodes=nodes, memory_mb=memory_mb))
     except SolverError as exc:

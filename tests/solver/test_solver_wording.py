@@ -57,3 +57,12 @@ def test_hint_json_with_a_refused_after_move_answers_in_json(run):
     data = json.loads(out)
     assert data["ok"] is False and data["played"] == ["t1 t7"]
     assert data["failed"]["move"] == "zz" and "no pile 'zz'" in data["failed"]["reason"]
+
+
+def test_solve_json_with_a_refused_after_move_answers_in_json(run):
+    import json
+    code, out, _ = run("solve", "klondike", "--seed", "1", "--after", "t1 t7, zz", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["ok"] is False and data["played"] == ["t1 t7"]
+    assert data["failed"]["move"] == "zz" and "no pile 'zz'" in data["failed"]["reason"]
