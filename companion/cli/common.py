@@ -270,19 +270,8 @@ def play_moves(pos, texts, *, as_json: bool = False) -> list[str]:
 
 def play_after(pos, after, *, as_json: bool = False) -> list[str]:
     """Play the ``--after`` moves (see :func:`play_moves`)."""
+    from ..rules.moves import split_moves
     return play_moves(pos, split_moves(after), as_json=as_json)
-
-
-def split_moves(texts) -> list[str]:
-    """Moves from arguments or a file: one per argument/line, or separated by , or ;"""
-    out = []
-    for text in texts:
-        for line in str(text).splitlines():
-            line = line.split("#", 1)[0]
-            for part in line.replace(";", ",").split(","):
-                if part.strip():
-                    out.append(part.strip())
-    return out
 
 
 def read_moves_file(fh) -> str:

@@ -18,7 +18,6 @@ from .common import (
     play_moves,
     position_options,
     read_moves_file,
-    split_moves,
     start_position,
 )
 
@@ -161,6 +160,7 @@ def check(variant, move_args, seed, position_file, moves_file, options, as_json,
       companion check klondike --seed 42 "t1 t7, s, w t3"
       companion check spider --seed 7 --moves-file game.txt --json
     """
+    from ..rules.moves import split_moves
     if move_args and moves_file:
         raise click.UsageError("give the moves as arguments or with --moves-file, not both")
     texts = split_moves(move_args) if move_args else (

@@ -45,6 +45,7 @@ from ..errors import (
     InvalidMoveError,
 )
 from ..rules.describe import describe_move
+from ..rules.moves import split_moves
 from . import StoreError
 from .layout import LayoutEntry, place_text
 
@@ -259,7 +260,8 @@ class Session:
         if self.phase not in (PLAY, OVER) or self.pending or not re.search(r"[,;]", line) \
                 or line.lower().startswith("scan") or ("=" in line and self.seeded_game):
             return [line]
-        return [p.strip() for p in re.split(r"[,;]", line) if p.strip()]
+        parts = split_moves([line])
+        return parts if len(parts) > 1 else [line]
 
     def _several(self, parts: list[str]) -> Reply:
         """Each part as if typed alone, in turn; the first refusal stops the rest."""

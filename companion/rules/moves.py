@@ -22,6 +22,20 @@ from dataclasses import dataclass
 from ..cards import UNKNOWN, Card, code_text
 from ..errors import InvalidCardError, InvalidMoveError
 
+
+def split_moves(texts) -> list[str]:
+    """Moves from arguments, a file or a typed line: one per argument/line, or separated by
+    , or ; (a # starts a comment to the end of its line)."""
+    out = []
+    for text in texts:
+        for line in str(text).splitlines():
+            line = line.split("#", 1)[0]
+            for part in line.replace(";", ",").split(","):
+                if part.strip():
+                    out.append(part.strip())
+    return out
+
+
 PILE_RE = re.compile(r"^[a-z]{1,2}[0-9]{0,2}$")
 _PART = re.compile(r"^([a-z]{1,2}[0-9]{0,2})(?::([0-9]{1,3}))?$")
 

@@ -3,7 +3,10 @@ the singular."""
 
 from __future__ import annotations
 
+import json
 import random
+
+import pytest
 
 from companion.rules import deal
 
@@ -28,7 +31,6 @@ def test_a_position_with_one_reachable_position_is_said_in_the_singular(run):
 
 
 def test_a_hint_with_one_unseen_card_says_card(run, tmp_path):
-    import json
     data = deal("streets-and-alleys", 1).to_json()
     data["piles"]["t1"]["face_down"] = 1  # its bottom card unseen
     path = tmp_path / "p.json"
@@ -40,7 +42,6 @@ def test_a_hint_with_one_unseen_card_says_card(run, tmp_path):
 
 
 def test_a_hint_whose_chance_is_not_known_gives_no_chance_in_json(run):
-    import json
     code, out, err = run("hint", "spider", "--seed", "3", "--samples", "2", "--timeout",
                          "0.02", "--json")
     assert code == 0, err
@@ -50,18 +51,9 @@ def test_a_hint_whose_chance_is_not_known_gives_no_chance_in_json(run):
     assert data["chance"] is None
 
 
-def test_hint_json_with_a_refused_after_move_answers_in_json(run):
-    import json
-    code, out, _ = run("hint", "klondike", "--seed", "1", "--after", "t1 t7, zz", "--json")
-    assert code == 1
-    data = json.loads(out)
-    assert data["ok"] is False and data["played"] == ["t1 t7"]
-    assert data["failed"]["move"] == "zz" and "no pile 'zz'" in data["failed"]["reason"]
-
-
-def test_solve_json_with_a_refused_after_move_answers_in_json(run):
-    import json
-    code, out, _ = run("solve", "klondike", "--seed", "1", "--after", "t1 t7, zz", "--json")
+@pytest.mark.parametrize("command", ["hint", "solve"])
+def test_json_with_a_refused_after_move_answers_in_json(run, command):
+    code, out, _ = run(command, "klondike", "--seed", "1", "--after", "t1 t7, zz", "--json")
     assert code == 1
     data = json.loads(out)
     assert data["ok"] is False and data["played"] == ["t1 t7"]
