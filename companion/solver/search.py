@@ -656,6 +656,40 @@ class Knowledge:
                             2 if 252 < one_talon < 255 else pos.idle)))
         return b"".join(parts)
 
+    # -- mirrors --------------------------------------------------------------------------------
+    @property
+    def has_mirrors(self) -> bool:
+        """Whether some piles are ever interchangeable (see :meth:`mirror_groups`)."""
+        return self.sort_tableau or self.sort_tableau_when_stock_empty or bool(self.f_groups)
+
+    def mirror_groups(self, pos) -> tuple:
+        """The groups of interchangeable piles of ``pos``, as :meth:`key` sorts them: the
+        tableau where one rule governs all its piles (and no stock still deals to them in
+        order), and each group of foundations with more than one pile."""
+        return self._mirrors(pos)[0]
+
+    def _mirrors(self, pos) -> tuple:
+        """:meth:`mirror_groups` and the piles outside them."""
+        piles = pos.piles
+        if self.sort_tableau or (self.sort_tableau_when_stock_empty and not piles[self.S]):
+            return ((self.T,) + self.f_groups, self.fixed)
+        return (self.f_groups, self.fixed_all)
+
+    def mirror_key(self, pos) -> bytes:
+        """``pos`` up to a renaming of the piles within each of its :meth:`mirror_groups`,
+        exact in all else: two positions have the same mirror key exactly when such a renaming
+        turns one into the other (the same moves then win both, their piles renamed).
+        :meth:`key` names the same positions alike, and may name more alike (a talon's
+        pointer, a sink's buried cards), which no renaming of piles gives."""
+        piles, down, ends = pos.piles, pos.down, _ENDS
+        groups, rest = self._mirrors(pos)
+        parts = [_BYTE[len(groups)]]  # (whether the tableau is a group: the parts' order)
+        for grp in groups:
+            parts += sorted([bytes(piles[i]) + ends[down[i]] for i in grp])
+        parts += [bytes(piles[i]) + ends[down[i]] for i in rest]
+        parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255), pos.idle)))
+        return b"".join(parts)
+
     def key_for(self, root):
         """The canonical key for the positions of a search from ``root``: :meth:`key`, or
         where the tableau names the whole position, a cheaper key of the tableau alone.
