@@ -1230,26 +1230,56 @@ def has_unknown_cards(pos) -> bool:
 
 def shorten(pos, line: list) -> list:
     """A winning ``line`` from ``pos`` with detours cut out: wherever a legal move leads
-    straight to a position the line reaches later, take it (exact positions, not mirrors)."""
+    straight to a position the line reaches later, take it.
+
+    Where the rules make piles interchangeable (:meth:`Knowledge.mirror_groups`), a move
+    may also lead to a mirror of a later position (the same with such piles renamed): the
+    line goes on from there with its piles renamed, each move as the engine names it. The
+    line returned is never longer than ``line``, nor than the one cut at exact positions
+    alone (that one where the mirrors save nothing)."""
+    exact = _cut(pos, line, _exact_key)
+    kn = knowledge(pos.variant)
+    if not kn.has_mirrors or len(exact) <= 1:
+        return exact
+    mirrored = _cut(pos, line, kn.mirror_key, mirrors=True)
+    return mirrored if mirrored is not None and len(mirrored) < len(exact) else exact
+
+
+def _exact_key(q) -> bytes:
+    return q.key()
+
+
+def _cut(pos, line: list, key, mirrors: bool = False) -> list | None:
+    """:func:`shorten`'s cut of ``line`` by ``key`` (:func:`_exact_key`, or with ``mirrors``
+    :meth:`Knowledge.mirror_key`), greedily: from each position, the move to the latest
+    position of the line with the same key. None where, with ``mirrors``, some position
+    has no move to one later on the line, or the last is not won: the rules do not treat
+    the piles alike after all (the cut is then left to exact positions)."""
     q = pos.copy()
-    keys = [q.key()]
+    keys = [key(q)]
     for m in line:
         q.push_raw(m)
-        keys.append(q.key())
+        keys.append(key(q))
     last = {k: i for i, k in enumerate(keys)}
     q = pos.copy()
     out, i, n = [], 0, len(line)
     while i < n:
-        best_j, best_m = i + 1, line[i]
+        # With exact keys, the line's own move is there to take; with mirrors, the move
+        # renamed is one of the legal moves, and the loop finds it (or a move as good).
+        best_j, best_m = (i, None) if mirrors else (i + 1, line[i])
         for m in q.raw_moves():
             q.push_raw(m)
-            j = last.get(q.key(), -1)
+            j = last.get(key(q), -1)
             q.pop()
             if j > best_j:
                 best_j, best_m = j, m
+        if best_m is None:
+            return None
         q.push_raw(best_m)
         out.append(best_m)
         i = best_j
+    if mirrors and not q.is_won():
+        return None
     return out
 
 
