@@ -690,6 +690,12 @@ class Knowledge:
         parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255), pos.idle)))
         return b"".join(parts)
 
+    def mirror_key_for(self, root):
+        """:meth:`mirror_key` for the positions reached from ``root``, or where the tableau
+        names them (:meth:`key_for`), the cheaper key of the tableau alone: there it names
+        the same positions alike (no face-down card, no stock, foundations interchangeable)."""
+        return self.key_for(root) if self._tableau_keyed(root) else self.mirror_key
+
     def key_for(self, root):
         """The canonical key for the positions of a search from ``root``: :meth:`key`, or
         where the tableau names the whole position, a cheaper key of the tableau alone.
@@ -1241,7 +1247,7 @@ def shorten(pos, line: list) -> list:
     kn = knowledge(pos.variant)
     if not kn.has_mirrors or len(exact) <= 1:
         return exact
-    mirrored = _cut(pos, line, kn.mirror_key, mirrors=True)
+    mirrored = _cut(pos, line, kn.mirror_key_for(pos), mirrors=True)
     return mirrored if mirrored is not None and len(mirrored) < len(exact) else exact
 
 
