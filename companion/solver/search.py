@@ -1385,13 +1385,16 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     # them seed 58, which neither whole search won within 40,000. Last, the whole
     # depth-first search again, restarted with its move order shaken on Luby's budgets
     # (``shaken``, see :data:`OPEN_SHARES`): the deals it wins soon under one order it may
-    # not win for minutes under another.
+    # not win for minutes under another; beside it the same restarts of the fast whole search
+    # (``quick``, see :data:`OPEN_SHARES`).
     plan = [(strategy, False)]
     if kn.dig and strategy != "order" and not any(pos.down[i] for i in kn.T):
         plan.insert(0, ("order", False))
         if kn.supermoves_ok:
             plan.insert(1, ("depth", True))
         plan.append(("shaken", False))
+        if FAST_SHAKEN and kn.exhaustible(pos):
+            plan.append(("quick", False))   # (the shaken look on :func:`_exhaust`)
     elif kn.static and strategy == "depth":
         # Golf-like games (a waste nothing leaves, a tableau to clear): best-first, fewest
         # cards left first (on deals 1-40 with 100,000 positions: 9 won and 8 lost, against
@@ -1470,7 +1473,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     # "lost" is then a proof (the other's ran out only of positions the first had not met),
     # and the shaken look's (a restart of it that ended within its budget searched the whole
     # space on its own; it shares no positions with the others, so it is not counted here).
-    whole = [not narrow and how != "shaken" for how, narrow in plan]
+    whole = [not narrow and how not in ("shaken", "quick") for how, narrow in plan]
     prover = max(i for i, w in enumerate(whole) if w) if any(whole) else -1
     proof_set: set[bytes] = set()
     # The positions on the depth-first search's current line: met, but not searched through
@@ -1495,6 +1498,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             return _exhaust_pyramid(pos, short, max_states, prefer)
         if how == "shaken":
             return _restarting(pos, prefer, short, "depth", False, max_states, True)
+        if how == "quick":
+            return _restarting(pos, prefer, short, "depth", False, max_states, True, fast=True)
         if narrow:
             if how == "lean":
                 return _lean(pos, short, max_states)
@@ -1559,7 +1564,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             except StopIteration as done:
                 r = done.value
                 seen[i] = (r.nodes, r.states)
-                if r.verdict == WON or (r.verdict == LOST and roles[i] in ("prover", "shaken")):
+                if r.verdict == WON or (r.verdict == LOST
+                                        and roles[i] in ("prover", "shaken", "quick")):
                     for j in active:
                         if j != i:
                             runs[j].close()
@@ -1641,7 +1647,15 @@ ORDER_AFTER = 2000
 # workers): 182 won, 184 lost, 34 unknown, median 0.026 s a deal, against 168 / 185 / 47
 # and 0.029 s with the narrow look, the prover and the best-first search alone (2, 1 and 1
 # slices a round). With all four searches from the start: 182 / 184 / 34, median 0.041 s.
-OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10}
+# A second shaken look (``quick``) restarts the fast whole search (:func:`_exhaust`, its piles
+# in an order of chance) on the same budgets: four times as many positions for the time, no
+# supermoves, no ranked moves, so it wins other deals than the shaken look (alone at 2.5 s a
+# deal, Streets and Alleys seeds 1-100: 41 won, 47 lost, against 39 and 44); a run that ends
+# within its budget proves a loss as the shaken look's does. Seeds 1-200 at 5 s a deal (two
+# runs side by side on a loaded machine): 178 resolved with either shaken look alone, 185
+# with both (shaken / quick slices 10 / 20 and 5 / 20; 10 / 10: 186, 10 / 40: 185); seeds
+# 201-400, not fitted on: 182 -> 184.
+OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10, "quick": 20}
 
 # Where the tableau alone names the position and the moves are single cards (Streets and
 # Alleys; see ``Knowledge.exhaustible``), the prover is :func:`_exhaust`, some four times
@@ -1652,6 +1666,9 @@ OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10}
 # seeds 201-400: 188 (101 / 87) against 185. With 7 slices: 182 on 1-200; with 18: 185
 # (before the fast prover's digging order), with 40: 184.
 FAST_PROVER = True
+# Whether the quick shaken look (see OPEN_SHARES) runs beside the shaken one where the fast
+# whole search may run.
+FAST_SHAKEN = True
 EXHAUST_SHARE = 28
 
 # Where a stock is dealt to a waste (Klondike; see ``Knowledge.talon_exhaustible``), the
@@ -1724,17 +1741,20 @@ def _luby(i: int) -> int:
             k += 1
 
 
-def _restarting(pos, prefer, short, strategy, narrow, max_states, shake_first=False):
+def _restarting(pos, prefer, short, strategy, narrow, max_states, shake_first=False,
+                fast=False):
     """A look run again and again with its move order shaken a little (the first run too
     with ``shake_first``), each run stopped after a budget of positions that grows along
     Luby's sequence. A run that ends within its budget ends the look: with a win, or, when
-    the look is not narrow, with a proved loss (that run searched the whole space)."""
+    the look is not narrow, with a proved loss (that run searched the whole space). With
+    ``fast``, the runs are of :func:`_exhaust` (the whole search, its piles shaken)."""
     total, i = 0, 0
     while True:
         i += 1
         budget = RESTART_BASE * _luby(i)
-        run = _steps(pos, prefer, short, strategy, narrow, max_states,
-                     jitter=random.Random(i) if i > 1 or shake_first else None)
+        jitter = random.Random(i) if i > 1 or shake_first else None
+        run = (_exhaust(pos, short, max_states, jitter=jitter) if fast else
+               _steps(pos, prefer, short, strategy, narrow, max_states, jitter=jitter))
         n = 0
         try:
             while n < budget:
@@ -2430,7 +2450,7 @@ def _safe_test(kn):
     return safe
 
 
-def _exhaust(pos, short, max_states, visited=None, line=None):
+def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
     """The whole depth-first search of :func:`_steps` where :meth:`Knowledge.exhaustible`
     holds, written for speed: the tableau piles as byte strings played on directly (no
     position, no move objects), the foundations as their top cards, the safe moves of
@@ -2442,7 +2462,9 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
     keys (``visited`` and ``line`` as there), and it searches every reachable position
     before saying ``lost``. Streets and Alleys seed 34 (lost): all 286,590 positions in
     1.4 s, against 5.7 s for :func:`_steps`, which ranks each position's moves. A won line
-    is replayed in the engine before it is given."""
+    is replayed in the engine before it is given. ``jitter`` (a random.Random): each
+    position's piles are tried in an order of chance, those whose next card a foundation
+    takes still first."""
     kn = knowledge(pos.variant)
     eng = pos.engine
     start = time.perf_counter()
@@ -2477,25 +2499,27 @@ def _exhaust(pos, short, max_states, visited=None, line=None):
     safe = _safe_test(kn)
 
     at = [0] * 53  # the pile a top card tops (one deck: no two tops alike)
+    bit = [1 << c for c in range(53)]
+    n_cols = range(len(cols))
 
     def moves(up):
-        out, tops, space = [], 0, -1
-        for i, p in enumerate(cols):
+        # The piles whose next card a foundation takes come first (``first``), then the rest
+        # in pile order; a safe move up is the only move offered.
+        tops, space, first, rest = 0, -1, [], []
+        for i in n_cols:
+            p = cols[i]
             if p:
-                c = p[-1]
-                tops |= 1 << c
-                at[c] = i
+                tops |= bit[p[-1]]
+                at[p[-1]] = i
+                (first if len(p) > 1 and up[p[-2]] >= 0 else rest).append(i)
             elif space < 0:
                 space = i   # (the spaces are alike: one is tried)
-        order = [i for i, p in enumerate(cols) if len(p) > 1 and up[p[-2]] >= 0]
-        if order:
-            order += [i for i in range(len(cols)) if i not in order]
-        else:
-            order = range(len(cols))
-        for i in order:
+        out = []
+        if jitter is not None:  # (each group's piles in an order of chance)
+            jitter.shuffle(first)
+            jitter.shuffle(rest)
+        for i in first + rest if first else rest:
             p = cols[i]
-            if not p:
-                continue
             c = p[-1]
             k = up[c]
             if k >= 0:

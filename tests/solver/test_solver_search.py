@@ -564,11 +564,11 @@ def test_pyramid_partners_with_nothing_left_between_them_pair(monkeypatch):
 
 
 def as_prover(fake_steps):
-    """A stand-in for ``_exhaust`` (Streets and Alleys' prover) that runs ``fake_steps``
-    as the whole depth-first search it stands for."""
-    def fake(pos, short, max_states, visited=None, line=None):
+    """A stand-in for ``_exhaust`` (Streets and Alleys' prover, and the quick shaken look's
+    runs) that runs ``fake_steps`` as the whole depth-first search it stands for."""
+    def fake(pos, short, max_states, visited=None, line=None, jitter=None):
         return fake_steps(pos, None, short, "depth", False, max_states, visited=visited,
-                          line=line)
+                          line=line, jitter=jitter)
     return fake
 
 
@@ -780,6 +780,43 @@ def test_streets_fast_prover_agrees_with_the_exhaustive_search():
             assert replays_to_a_win(pos, r.moves)
         verdicts.append(truth)
     assert verdicts.count("lost") >= 10 and verdicts.count("won") >= 15
+
+
+def test_the_quick_shaken_look_agrees_with_the_exhaustive_search():
+    # The quick look restarts the fast whole search with its piles in an order of chance; a
+    # run that ends within its budget is a verdict, so each order's search must still cover
+    # every position: lost where the plain search proves it, a line that replays where won.
+    from companion.solver import search
+    rng = random.Random(3)
+    cases = [deal("streets-and-alleys", seed) for seed in range(1, 30)] + \
+        [small_streets(rng) for _ in range(30)]
+    verdicts, orders = [], set()
+    for k, pos in enumerate(cases):
+        truth = naive(pos, cap=1000)
+        if truth is None:
+            continue
+        r = run_out(search._exhaust(pos, False, None, jitter=random.Random(k)))
+        assert r.verdict == truth, pos.text(False)
+        if truth == "won":
+            assert replays_to_a_win(pos, r.moves)
+            orders.add(tuple(r.moves) != tuple(run_out(search._exhaust(pos, False, None)).moves))
+        r = run_out(search._restarting(pos, None, False, "depth", False, None, True, fast=True))
+        assert r.verdict == truth
+        verdicts.append(truth)
+    assert verdicts.count("lost") >= 5 and verdicts.count("won") >= 10
+    assert True in orders  # (the shaken order does play other lines)
+
+
+def test_the_quick_shaken_look_wins_a_deal_the_portfolio_did_not(monkeypatch):
+    # Streets and Alleys seed 158 (Freecell Solver wins it at once): the portfolio with the
+    # quick look wins it within 200,000 positions; without it, not within 200,000 (nor
+    # 400,000).
+    from companion.solver import search
+    pos = deal("streets-and-alleys", 158)
+    r = solve(pos, Limits(seconds=None, nodes=200_000), short=False)
+    assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
+    monkeypatch.setattr(search, "FAST_SHAKEN", False)
+    assert solve(pos, Limits(seconds=None, nodes=200_000)).verdict == "unknown"
 
 
 def test_streets_fast_prover_proves_a_loss_the_peers_prove():
