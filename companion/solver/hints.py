@@ -175,6 +175,17 @@ def others_lost(pos, best, deadline: float) -> int | None:
     return len(others)
 
 
+def _over_basis(over) -> str:
+    """The basis line of a game already over, as `companion check` words its end."""
+    score = f" Score {over.score}." if over.score is not None else ""
+    if over.won:
+        return "Won: the goal of the game is reached." + score
+    why = {"no-moves": "no legal move is left",
+           "blocked": "the last pass through the stock changed nothing and no other move is "
+                      "left"}.get(over.termination.value, over.termination.value)
+    return f"Lost: {why}." + score
+
+
 # -- the hint ------------------------------------------------------------------------------------------
 
 def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
@@ -183,9 +194,9 @@ def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
     start = time.perf_counter()
     over = pos.outcome()
     if over is not None:
-        why = "won" if over.won else "over: no move can change it"
-        return Hint(None, f"The game is {why}.", WON if over.won else LOST,
-                    "the rules say the game has ended", seconds=time.perf_counter() - start)
+        return Hint(None, "The game is won." if over.won else
+                    "The game is over: no move can change it.", WON if over.won else LOST,
+                    _over_basis(over), seconds=time.perf_counter() - start)
     if peek and any(UNKNOWN in p for p in pos.piles):
         raise SolverError("--peek needs every card known, and this position has cards not "
                           "seen yet (??); leave out --peek to sample them")
@@ -194,7 +205,7 @@ def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
     if pending:
         name = pos.variant.pile_names[pending[0][0]]
         return Hint(None, f"First name the card turned up on {name} (e.g. {name}=9c).",
-                    UNKNOWN_VERDICT, "a hint needs every face-up card named",
+                    UNKNOWN_VERDICT, "Unknown: a hint needs every face-up card named.",
                     seconds=time.perf_counter() - start)
     if not slots and (peek or not shuffles_later(pos.variant)):
         return _exact(pos, seconds, start, peek, symbols)
