@@ -109,7 +109,7 @@ def moves(variant, seed, position_file, after, options, as_json):
     \b
     Examples:
       companion moves klondike --seed 42
-      companion moves klondike --seed 42 --after 's, w t3'
+      companion moves klondike --seed 42 --after 's, s, w t6'
       companion moves spider --position game.json --json
     """
     pos = start_position(variant, seed, position_file, parse_options(options))
@@ -156,8 +156,8 @@ def check(variant, move_args, seed, position_file, moves_file, options, as_json,
 
     \b
     Examples:
-      companion check klondike --seed 42 "t1 t7" s "w t3"
-      companion check klondike --seed 42 "t1 t7, s, w t3"
+      companion check klondike --seed 42 "t1 t5" s s "w t6"
+      companion check klondike --seed 42 "t1 t5, s, s, w t6"
       companion check spider --seed 7 --moves-file game.txt --json
     """
     from ..rules.moves import split_moves

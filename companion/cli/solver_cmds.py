@@ -170,7 +170,7 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
     Examples:
       companion hint 3                      # saved game 3, where you left it
       companion hint 3 --peek --timeout 10  # a seeded game: solve the real deal
-      companion hint klondike --seed 42 --after 't1 t7, s'
+      companion hint klondike --seed 42 --after 't1 t5, s'
       companion hint klondike --position table.json --samples 20
       companion hint golf --photo table.jpg
       companion hint streets-and-alleys --seed 3
@@ -334,9 +334,16 @@ def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, a
         click.echo(("\r" + line + "   ") if tty else line, err=True, nl=not tty)
 
     from ..solver.search import SolverError
+    from ..solver.survey import read_done
     try:
         recs = run(v.key, opts, seeds, seconds=timeout, nodes=nodes, jobs=jobs, out=path,
                    progress=progress, scheduler=scheduler)
+    except KeyboardInterrupt:
+        done = read_done(path, v.identity)
+        saved = sum(1 for s in seeds if s in done)
+        click.echo(("\n" if tty else "") + f"Interrupted: {saved} of {len(seeds)} deals are "
+                   f"in {path}; run the same command again to solve the rest.", err=True)
+        click.get_current_context().exit(130)
     except SolverError as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:

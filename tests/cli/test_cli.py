@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 
@@ -23,6 +24,34 @@ def test_every_command_has_help(run, name):
     assert code == 0
     assert "Usage: companion " + name in out
     assert "Examples:" in out or name == "variants"
+
+
+def _help_examples(run, name: str) -> list[list[str]]:
+    """The example command lines of ``companion NAME --help``, split as a shell would (a
+    comment or a pipe ends a line)."""
+    _, out, _ = run(name, "--help")
+    lines = out.split("Examples:", 1)[1].split("\n\n", 1)[0].splitlines()
+    return [shlex.split(ln.split("|", 1)[0], comments=True) for ln in lines
+            if ln.strip().startswith("companion ")]
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_help_examples_play_legal_moves(run, name):
+    # a user copies an example from --help: the moves it plays (--after, or check's MOVEs)
+    # must be legal in the deal it names, not refused with "cannot go on"
+    for argv in _help_examples(run, name):
+        if argv[1] not in (name, "check") or "--seed" not in argv:
+            continue
+        variant, seed = argv[2], argv[argv.index("--seed") + 1]
+        opts = [a for i, a in enumerate(argv) if "--option" in argv[i - 1:i + 1]]
+        if "--after" in argv:
+            moves = [argv[argv.index("--after") + 1]]
+        elif argv[1] == "check" and "--moves-file" not in argv:
+            moves = [a for a in argv[argv.index("--seed") + 2:] if not a.startswith("-")]
+        else:
+            continue
+        code, _, err = run("check", variant, "--seed", seed, *opts, "-q", *moves)
+        assert code == 0, f"{' '.join(argv)}: {err}"
 
 
 def test_unknown_command_suggests(run):
