@@ -54,6 +54,13 @@ RANKS_HELP: Final = "A, 2-9, 10 or T, J, Q, K"
 SUITS_HELP: Final = "s h d c or ♠ ♥ ♦ ♣"
 CARD_HELP: Final = (f"type a rank ({RANKS_HELP}) then a suit ({SUITS_HELP}), for example 7h, "
                     f"10♠ or qs")
+_ASCII_SUITS: Final = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
+
+
+def ascii_text(text: str) -> str:
+    """``text`` with its suit symbols written as letters (``--ascii``): ``SUITS_HELP``'s two
+    spellings of the suits become one, not ``s h d c or s h d c``."""
+    return text.replace(SUITS_HELP, "s h d c").translate(_ASCII_SUITS)
 
 
 def card_problem(text: str) -> str | None:

@@ -43,10 +43,8 @@ class Display:
         """Replace suit symbols by letters when the terminal cannot show them."""
         if self.symbols:
             return s
-        s = s.replace("s h d c or ♠ ♥ ♦ ♣", "s h d c")  # the suits' two spellings, as one
-        for sym, letter in zip("♠♥♦♣", "shdc", strict=True):
-            s = s.replace(sym, letter)
-        return s
+        from ..cards import ascii_text
+        return ascii_text(s)
 
 
 def _can_encode(stream, text: str) -> bool:

@@ -36,7 +36,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import UNKNOWN, Card, code_json, code_text
+from ..cards import UNKNOWN, Card, ascii_text, code_json, code_text
 from ..errors import (
     AmbiguousMoveError,
     CompanionError,
@@ -61,7 +61,6 @@ COMMAND_WORDS = ("undo", "redo", "moves", "show", "hint", "help", "resign", "qui
 SETUP, PLAY, OVER, ENDED = "setup", "play", "over", "ended"
 
 _SHORT = re.compile(r"^([0-9]{1,2})(:[0-9]{1,3})?$")
-_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
 
 
 @dataclass
@@ -201,7 +200,7 @@ class Session:
 
     # ------------------------------------------------------------------ text helpers
     def _t(self, text: str) -> str:
-        return text if self.symbols else text.translate(_SUITS)
+        return text if self.symbols else ascii_text(text)
 
     def card(self, code: int) -> str:
         return code_text(code, self.symbols)

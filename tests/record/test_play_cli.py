@@ -99,6 +99,14 @@ def test_show_draws_the_layout_even_with_quiet(run, db_path):
     assert "t1 t7: 7h from t1 onto 8c\nmove 2>" in out   # and no layout after the move
 
 
+def test_ascii_names_the_suits_once_in_a_misread_card(run, db_path):
+    # under --ascii the suit symbols become letters; "s h d c or s h d c" said them twice
+    code, out, _ = run("--ascii", "play", "klondike", "--seed", "1", "--db", db_path, "-q",
+                       stdin="which\n")
+    assert code == 1
+    assert "then a suit (s h d c), for example 7h, 10s or qs" in out
+
+
 @pytest.mark.parametrize("bad, says", [("abc", "a game id must be a number"),
                                        ("0", "game ids start at 1")])
 @pytest.mark.parametrize("command", ["resume", "show", "replay", "export"])
