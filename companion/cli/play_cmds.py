@@ -883,9 +883,9 @@ def verify(variant, seed, layout_file, photo, options, as_json):
 def _verdict(report, variant, seed, photo) -> list[str]:
     """The verdict of `verify`, after the lines listed: what differs, counted as listed (cards
     out of place, cards read beyond the deal's piles or outside them, piles not as dealt),
-    how many cards were checked (of how many read in a photo), and where most of a photo's
-    cards lie beyond the layout or most cards checked differ, the likelier mistake: another
-    game, or another seed."""
+    how many cards were checked (of how many read in a photo), and where more of a photo's
+    cards lie beyond the layout than were checked, or most cards checked differ, the likelier
+    mistake: another game, or another seed."""
     checked, seed_text = report["checked"], f"seed {seed}"
     if report["ok"]:
         inferred = report.get("inferred", [])
@@ -930,8 +930,9 @@ def _verdict(report, variant, seed, photo) -> list[str]:
            f"(the recorder follows the seeded deal)."]
     beyond = n_extra + unplaced
     if photo and beyond >= 3 and beyond > checked:
-        out.append(f"Most of the cards read ({beyond} of {read}) lie beyond the layout {variant} "
-                   f"deals: is the photo of another game? Check the variant and --seed "
+        out.append(f"{beyond} of the {read} cards read lie beyond the layout {variant} deals; "
+                   f"only {checked} {'was' if checked == 1 else 'were'} checked against it: "
+                   f"is the photo of another game? Check the variant and --seed "
                    f"(`companion scan PHOTO` shows what was read, and names the game where a "
                    f"setup sheet's QR code is in view).")
     elif mis >= 3 and 2 * mis > checked:

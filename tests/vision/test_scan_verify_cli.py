@@ -173,6 +173,19 @@ def test_a_photo_of_another_game_is_said_so_and_counted_as_listed(photo, run, fa
     assert "is the photo of another game? Check the variant and --seed" in out
 
 
+def test_another_game_is_asked_without_calling_a_minority_most():
+    # 6 of 15 cards read beyond the layout, 4 checked: more beyond than checked, which asks
+    # about another game, but 6 of 15 is not "most of the cards read"
+    from companion.cli.play_cmds import _verdict
+    report = {"ok": False, "checked": 4, "read": 15, "mismatches": [{}] * 4, "unplaced": [],
+              "extra": {"t3": [1, 2], "t4": [3, 4], "t5": [5, 6]}, "problems": [{}] * 3}
+    ask = _verdict(report, "klondike", 42, photo=True)[-1]
+    assert "is the photo of another game?" in ask
+    assert "Most of" not in ask
+    assert "6 of the 15 cards read lie beyond the layout klondike deals" in ask
+    assert "only 4 were checked against it" in ask
+
+
 def test_verify_counts_a_misplaced_card_and_unplaced_cards_apart(photo, run, fake_reading):
     from companion.rules import Position, load_variant
     names = [f"t{k}" for k in range(1, 8)]
