@@ -124,6 +124,13 @@ def solve_seed(task: tuple[str, tuple, int, float, int | None]) -> dict:
             "states": r.states, "seconds": round(r.seconds, 3), "length": len(r.moves)}
 
 
+def ignore_interrupt() -> None:
+    """A worker's start: Ctrl-C is the parent's to handle (it stops the pool), so that no
+    worker prints its own traceback over the survey's last lines."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def read_done(path: Path, identity: str) -> dict[int, dict]:
     """The records already in a survey file for this variant (defensive: bad lines skipped)."""
     done: dict[int, dict] = {}
@@ -191,7 +198,8 @@ def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
             results = map(solve_seed, tasks)
         else:
             import multiprocessing
-            pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks)))
+            pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks)),
+                                                             initializer=ignore_interrupt)
             results = pool.imap_unordered(solve_seed, tasks)
         try:
             for n, rec in enumerate(results, 1):
