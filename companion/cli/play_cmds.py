@@ -749,6 +749,7 @@ def import_cmd(record_file, db, as_json):
     """
     from ..record import RecordError
     from ..record.format import MAX_RECORD_BYTES, read_record
+    name = "standard input" if record_file == "-" else record_file
     try:
         if record_file == "-":
             data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
@@ -756,19 +757,19 @@ def import_cmd(record_file, db, as_json):
             with open(record_file, "rb") as fh:
                 data = fh.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {record_file}: {exc.strerror or exc}",
+        raise click.BadParameter(f"cannot read {name}: {exc.strerror or exc}",
                                  param_hint="FILE") from None
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{record_file} is over {MAX_RECORD_BYTES} bytes: not a game record")
+        raise RecordError(f"{name} is over {MAX_RECORD_BYTES} bytes: not a game record")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"{record_file} is not UTF-8 text ({exc.reason} at byte "
+        raise RecordError(f"{name} is not UTF-8 text ({exc.reason} at byte "
                           f"{exc.start}): not a game record") from None
     try:
         game = read_record(text)
     except RecordError as exc:
-        raise RecordError(f"{record_file}, {exc}") from None
+        raise RecordError(f"{name}, {exc}") from None
     with _store(db) as store:
         gid = store.import_game(variant=game.variant, options=game.options, seed=game.seed,
                                 deal_version=game.deal_version, name=game.name,
@@ -782,7 +783,7 @@ def import_cmd(record_file, db, as_json):
         echo_json({"game": gid, "variant": game.variant, "seed": game.seed, "moves": moves,
                    "result": game.result, "db": path})
         return
-    click.echo(f"Imported {record_file} as game {gid} ({game.variant}, {_plural(moves, 'move')}, "
+    click.echo(f"Imported {name} as game {gid} ({game.variant}, {_plural(moves, 'move')}, "
                f"{game.result or 'in progress'}) into {path}.")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -267,6 +268,22 @@ def test_import_refuses_a_record_that_does_not_replay(run, db_path, tmp_path):
     path.write_bytes(b"\xff\xfe binary")
     code, _, err = run("import", str(path), "--db", db_path)
     assert code == 1 and "not UTF-8" in err
+
+
+def test_import_from_standard_input_names_it_so(db_path, monkeypatch, capsys):
+    # `companion export 3 | companion import -`: "-" is no name to show a user
+    from companion.cli import main
+
+    def import_stdin(text):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+        code = main(["import", "-", "--db", db_path])
+        return (code, *capsys.readouterr())
+
+    record = '[Variant "klondike"]\n[Seed "1"]\n\n1. t1 t7\n'
+    code, out, _ = import_stdin(record)
+    assert code == 0 and out.startswith("Imported standard input as game 1 (klondike, 1 move")
+    code, _, err = import_stdin(record + "2. t3 t5\n")
+    assert code == 1 and "standard input, line 5: move 2 (t3 t5) does not replay" in err
 
 
 def test_a_foreign_database_is_refused_by_every_command(run, tmp_path):
