@@ -53,7 +53,8 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     rates). A won deal prints the winning line, which `companion check`
     replays move by move; a lost verdict is printed only with a proof
     (every reachable position searched, or a card that can never move);
-    unknown means the budget ran out.
+    unknown means the budget ran out (or Ctrl-C stopped the search; in a
+    terminal a line on stderr counts the seconds meanwhile).
 
     \b
     Exit status: 0 won, 1 lost or unknown, 2 usage error.
@@ -69,10 +70,15 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     from ..solver.search import solve as run_solve
     pos = start_position(variant, seed, position_file, parse_options(options))
     play_after(pos, after, as_json=as_json)
+    watch = _Watch(timeout, show=not as_json and sys.stderr.isatty())
     try:
-        r = run_solve(pos, Limits(seconds=timeout, nodes=nodes, memory_mb=memory_mb))
+        with watch:
+            r = run_solve(pos, Limits(seconds=timeout, nodes=nodes, memory_mb=memory_mb),
+                          stop=watch)
     except SolverError as exc:
         raise click.UsageError(str(exc)) from None
+    if watch.interrupted and r.reason == "stopped":
+        r.reason = "stopped by Ctrl-C"
     if as_json:
         echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
                    "seed": pos.seed, **r.to_json()})
@@ -86,6 +92,49 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
                                   f"({_count(r.nodes, 'position')}, {r.seconds:.1f} s)."))
     if r.verdict != "won":
         click.get_current_context().exit(1)
+
+
+class _Watch:
+    """The solve's ``stop``: Ctrl-C stops the search (the verdict is then unknown, said as
+    usual; a second Ctrl-C aborts), and in a terminal a line on stderr counts the seconds."""
+
+    def __init__(self, timeout: float, show: bool):
+        self.timeout, self.show = timeout, show
+        self.interrupted = False
+        self.start, self.shown = 0.0, -1
+
+    def __enter__(self):
+        import signal
+        import time
+        self.start = time.perf_counter()
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._interrupt)
+        except ValueError:  # not the main thread: Ctrl-C stays as it was
+            self.previous = None
+        return self
+
+    def _interrupt(self, signum, frame):
+        import signal
+        self.interrupted = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the next one aborts
+
+    def __call__(self) -> bool:
+        if self.show:
+            import time
+            el = int(time.perf_counter() - self.start)
+            if el != self.shown and el >= 1:
+                self.shown = el
+                click.echo(f"\rsearching: {el} s of {self.timeout:g} s (Ctrl-C stops)",
+                           err=True, nl=False)
+        return self.interrupted
+
+    def __exit__(self, *exc):
+        import signal
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+        if self.shown >= 0:
+            click.echo("\r" + " " * 50 + "\r", err=True, nl=False)
+        return False
 
 
 class VariantOrGame(click.ParamType):
