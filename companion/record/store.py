@@ -430,7 +430,8 @@ class Store:
         rows = self._games("WHERE g.id = ?", (game_id,))
         if not rows:
             known = self._read("SELECT MIN(id), MAX(id), COUNT(*) FROM games")[0]
-            hint = (f"games here are numbered {known[0]} to {known[1]}" if known[2]
+            hint = (f"games here are numbered {known[0]} to {known[1]}" if known[2] > 1
+                    else f"game {known[0]} is the only game here" if known[2]
                     else "there are no games in it yet")
             raise StoreError(f"no game {game_id} in {self.path}: {hint} "
                              f"(`companion games` lists them)")

@@ -42,6 +42,17 @@ def test_undo_truncates_and_reopens_a_finished_game(store):
     assert row.result is None and row.ended_at is None
 
 
+def test_an_unknown_game_id_names_the_games_there(store):
+    with pytest.raises(StoreError, match="there are no games in it yet"):
+        store.game(2)
+    _game(store)
+    with pytest.raises(StoreError, match=r"game 1 is the only game here \(`companion games`"):
+        store.game(2)   # not "numbered 1 to 1"
+    _game(store)
+    with pytest.raises(StoreError, match="games here are numbered 1 to 2"):
+        store.game(3)
+
+
 def test_an_append_that_does_not_follow_the_last_move_is_refused(store):
     gid = _game(store)
     store.append(gid, 1, [("s", False)])
