@@ -149,6 +149,15 @@ def read_done(path: Path, identity: str) -> dict[int, dict]:
     return done
 
 
+def _ends_mid_line(path: Path) -> bool:
+    """Whether the file's last line lacks its newline (so a record appended would join it)."""
+    with path.open("rb") as fh:
+        if fh.seek(0, os.SEEK_END) == 0:
+            return False
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) != b"\n"
+
+
 CONNECT_TIMEOUT = 10
 """Seconds to wait for a Dask scheduler to answer."""
 
@@ -189,6 +198,8 @@ def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
     tasks = [(v.key, tuple(sorted(options.items())), s, seconds, nodes) for s in todo]
     jobs = max(1, jobs or os.cpu_count() or 1)
     fh = out.open("a", encoding="utf-8") if out is not None else None
+    if fh is not None and _ends_mid_line(out):  # a run killed mid-write: start a new line
+        fh.write("\n")
     start = time.perf_counter()
     try:
         pool = None

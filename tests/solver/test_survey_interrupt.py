@@ -46,3 +46,18 @@ def test_a_survey_worker_leaves_ctrl_c_to_the_parent():
                           timeout=60)
     assert done.returncode == 0 and done.stdout == "still solving\n"
     assert "KeyboardInterrupt" not in done.stderr
+
+
+def test_a_survey_file_cut_mid_line_gets_its_next_record_on_a_line_of_its_own(tmp_path):
+    # a survey killed while writing leaves half a line: the resumed run's first record must
+    # not be glued to it (and so lost, and solved again on every later run)
+    out = tmp_path / "s.jsonl"
+    survey.run("wish", {}, [1, 2], seconds=5, jobs=1, out=out)
+    text = out.read_text()
+    out.write_text(text[:-30])
+    survey.run("wish", {}, [1, 2, 3], seconds=5, jobs=1, out=out)
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4
+    good = [json.loads(line)["seed"] for line in lines if line.endswith("}")]
+    assert sorted(good) == [1, 2, 3]
+    assert set(survey.read_done(out, "wish")) == {1, 2, 3}
