@@ -69,7 +69,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     from ..solver.search import Limits, SolverError
     from ..solver.search import solve as run_solve
     pos = start_position(variant, seed, position_file, parse_options(options))
-    play_after(pos, after, as_json=as_json)
+    played = play_after(pos, after, as_json=as_json)
     watch = _Watch(timeout, show=not as_json and sys.stderr.isatty())
     try:
         with watch:
@@ -81,11 +81,12 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
         r.reason = "stopped by Ctrl-C"
     if as_json:
         echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
-                   "seed": pos.seed, **r.to_json()})
+                   "seed": pos.seed, "after": played, **r.to_json()})
     elif r.verdict == "won":
         click.echo(", ".join(r.moves) if r.moves else "(already won)")
-        click.echo(f"# won in {_count(len(r.moves), 'move')} ({_count(r.nodes, 'position')}, "
-                   f"{r.seconds:.1f} s)", err=True)
+        first = f" after the {_count(len(played), 'move')} of --after" if played else ""
+        click.echo(f"# won in {_count(len(r.moves), 'move')}{first} "
+                   f"({_count(r.nodes, 'position')}, {r.seconds:.1f} s)", err=True)
     else:  # a comment line, so that a moves file made from the output stays readable
         reason = re.sub(r"\ball 1 reachable positions\b", "the 1 reachable position", r.reason)
         click.echo(display().text(f"# {r.verdict.capitalize()}: {reason} "
@@ -241,7 +242,7 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
                               as_json)
     else:
         pos = start_position(value, seed, position_file, parse_options(options))
-    play_after(pos, after, as_json=as_json)
+    played = play_after(pos, after, as_json=as_json)
     d = display()
     try:
         h = make_hint(pos, peek=peek, samples=samples, seconds=timeout, rng_seed=rng_seed,
@@ -252,7 +253,8 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
     # first, and exit 1 (no hint was given)
     waiting = kind == "game" and h.move is None and bool(pos.pending_reveals())
     if as_json:
-        echo_json({**extra, "variant": pos.variant.key, "seed": pos.seed, **h.to_json()})
+        echo_json({**extra, "variant": pos.variant.key, "seed": pos.seed, "after": played,
+                   **h.to_json()})
         if waiting:
             click.get_current_context().exit(1)
         return
