@@ -89,8 +89,12 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
                    f"({_count(r.nodes, 'position')}, {r.seconds:.1f} s)", err=True)
     else:  # a comment line, so that a moves file made from the output stays readable
         reason = re.sub(r"\ball 1 reachable positions\b", "the 1 reachable position", r.reason)
-        click.echo(display().text(f"# {r.verdict.capitalize()}: {reason} "
-                                  f"({_count(r.nodes, 'position')}, {r.seconds:.1f} s)."))
+        # a reason that counts positions counts them its own way (those one search reached):
+        # a second, different count beside it would only puzzle
+        counted = re.search(r"\b\d+ (reachable )?positions?\b", reason)
+        spent = (f"{r.seconds:.1f} s" if counted
+                 else f"{_count(r.nodes, 'position')}, {r.seconds:.1f} s")
+        click.echo(display().text(f"# {r.verdict.capitalize()}: {reason} ({spent})."))
     if r.verdict != "won":
         click.get_current_context().exit(1)
 
