@@ -41,7 +41,9 @@ def _positive(ctx, param, value):
 @click.option("--timeout", type=SECONDS, default=30.0, show_default=True, callback=_positive,
               help="Seconds the search may take.")
 @click.option("--nodes", type=int, default=None, callback=_positive,
-              help="Most positions the search may expand (default: no limit).")
+              help="About how many positions the searches may expand between them "
+                   "(checked every few hundred, so a small budget runs over it; "
+                   "default: no limit).")
 @click.option("--memory", "memory_mb", type=MEGABYTES, default=1024.0, show_default=True,
               callback=_positive, help="About how many MB the table of positions may take.")
 @display_flags
