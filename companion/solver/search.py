@@ -1546,6 +1546,11 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             for i, (how, _) in enumerate(plan):
                 if how == "lean":
                     shares[i] = LEAN_BYTES_SHARE
+    # Where both Klondike searches on bytes run, the shares after LATE_AFTER positions
+    later = None
+    if LATE_AFTER and fast_talon and any(how == "lean" for how, _ in plan):
+        later = [LATE_SHARES["prover" if r == "prover" else how]
+                 for r, (how, _) in zip(roles, plan, strict=True)]
     spent_memory = False
 
     def finish(r: SolveResult, reason: str | None = None) -> SolveResult:
@@ -1577,6 +1582,8 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
         if late and (nodes >= LEAN_AFTER or not active):
             active += late
             late = []
+        if later and nodes >= LATE_AFTER:
+            shares, later = later, None
         if waiting and (nodes >= ORDER_AFTER or not active):
             active += waiting
             waiting = []
@@ -1820,6 +1827,18 @@ LEAN_BASE = 250_000
 # returns: 8 slices 193 / 192, 16 193 / 193, 24 194 / 193, 32 194 / 193; default rules:
 # 16 194 / 194, 24 194 / 194.
 LEAN_BYTES_SHARE = 24
+# Where Klondike's whole search and lean look both run on bytes, the narrow looks win most
+# of the deals they win within the first positions; after LATE_AFTER positions (some 0.7 s)
+# their slices go to the lean look and the whole search (LATE_SHARES, slices a round).
+# Replayed from the searches' runs alone (``bench/looks.py``'s runs, draw 1 with foundation
+# returns, seeds 1-200), switching at 0.5-1 s: 192 -> 194 resolved at 5 s, 194 -> 197 at
+# 10 s, 191 -> 192 at 3 s; keeping a slice for the beam and dive, or two for the other narrow
+# looks, 192-193. The portfolio's own runs at 5 s a deal (two side by side), against the
+# shares kept throughout: draw 1 with returns, seeds 1-200 192 -> 194 (21 proved lost, 62
+# won), seeds 201-400 (not fitted on) 186 -> 188 (248, 332 won); without returns 194 ->
+# 195; draw 3 with and without returns 194 either way; no deal lost.
+LATE_AFTER = 20_000
+LATE_SHARES = {"depth": 0, "best": 0, "beam": 0, "dive": 0, "prover": 6, "lean": 48}
 
 
 def _bytes_game(pos) -> tuple:

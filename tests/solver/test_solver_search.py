@@ -819,6 +819,19 @@ def test_the_quick_shaken_look_wins_a_deal_the_portfolio_did_not(monkeypatch):
     assert solve(pos, Limits(seconds=None, nodes=200_000)).verdict == "unknown"
 
 
+def test_klondike_late_shares_prove_a_loss_sooner(monkeypatch):
+    # Klondike draw 1 with foundation returns, seed 21 (Klondike-Solver proves it lost): once
+    # the narrow looks have had their first positions, their slices go to the lean look and
+    # the whole search, which proves the loss within 100,000 positions; with the narrow looks
+    # kept at their shares, not within 100,000.
+    from companion.rules import load_variant
+    from companion.solver import search
+    pos = deal(load_variant("klondike", {"draw": 1, "foundation_return": True}), 21)
+    assert solve(pos, Limits(seconds=None, nodes=100_000)).verdict == "lost"
+    monkeypatch.setattr(search, "LATE_AFTER", 0)
+    assert solve(pos, Limits(seconds=None, nodes=100_000)).verdict == "unknown"
+
+
 def test_streets_fast_prover_proves_a_loss_the_peers_prove():
     # Seed 68: Freecell Solver, single-card moves, proves it lost after 133,786 positions;
     # the fast prover searches all of its 133,014 (0.6 s here) and proves it too, where
