@@ -1559,6 +1559,9 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
         r.seconds = time.perf_counter() - start
         if reason:
             r.reason = reason
+        if r.verdict == WON and len(runs) > 1 and (r.reason or "").startswith("won after"):
+            # (the search that won counts its own positions; ``nodes`` counts them all)
+            r.reason = f"won after searching {r.nodes} positions, all the searches together"
         return r
 
     while active:

@@ -782,6 +782,15 @@ def test_streets_fast_prover_agrees_with_the_exhaustive_search():
     assert verdicts.count("lost") >= 10 and verdicts.count("won") >= 15
 
 
+def test_a_win_of_the_portfolio_counts_the_positions_it_reports():
+    # Several searches run side by side; the reason of a win named the winner's own count
+    # ("won after searching 731 positions") beside nodes 1498 in solve --json.
+    for variant, seed in (("streets-and-alleys", 3), ("klondike", 4)):
+        r = solve(deal(variant, seed), Limits(seconds=None, nodes=50_000))
+        assert r.verdict == "won"
+        assert r.reason == f"won after searching {r.nodes} positions, all the searches together"
+
+
 def test_the_quick_shaken_look_agrees_with_the_exhaustive_search():
     # The quick look restarts the fast whole search with its piles in an order of chance; a
     # run that ends within its budget is a verdict, so each order's search must still cover
