@@ -233,10 +233,13 @@ def _exact(pos, seconds, start, peek, symbols) -> Hint:
                     seconds=time.perf_counter() - start)
     m = _heuristic_move(pos)
     if r.verdict == LOST:
+        # (the proof's own words where it gives them, as `companion solve` prints them: its
+        # count of positions, not the sum over every search that ran beside it)
+        proof = (f"{r.reason} ({what})" if (r.reason or "").startswith("all ") else
+                 f"no line wins ({_count(r.states, 'position')} searched, {what})")
         basis = (f"Lost: {stuck_reason(pos, r.stuck, symbols)} ({what}); this move keeps the "
                  "most options." if r.stuck else
-                 f"Lost: no line wins ({_count(r.states, 'position')} searched, {what}); "
-                 f"this move keeps the most options.")
+                 f"Lost: {proof}; this move keeps the most options.")
         return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), LOST, basis,
                     chance=0.0, peeked=peek, only=alone, seconds=time.perf_counter() - start)
     basis = f"Unknown: the search ran out of time after {r.nodes} positions ({what})."

@@ -131,3 +131,14 @@ def test_a_later_shuffle_is_not_peeked_at_either():
     assert h.samples == 2 and h.verdict == "unknown" and "shuffles" in h.basis
     exact = hint(deal("gaps", 3), peek=True, seconds=0.4)
     assert exact.peeked and exact.samples == 0
+
+
+def test_a_lost_hint_quotes_the_proof_as_solve_does():
+    # Streets and Alleys seed 2 is lost: the hint's basis said "85 positions searched" (every
+    # search's positions summed) where solve's proof says "all 69 reachable positions".
+    from companion.solver import Limits, solve
+    pos = deal("streets-and-alleys", 2)
+    proof = solve(pos, Limits(seconds=5)).reason
+    h = hint(pos, seconds=5)
+    assert h.verdict == "lost" and proof.startswith("all ")
+    assert h.basis.startswith(f"Lost: {proof} (nothing is hidden)")
