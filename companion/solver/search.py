@@ -1546,7 +1546,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             for i, (how, _) in enumerate(plan):
                 if how == "lean":
                     shares[i] = LEAN_BYTES_SHARE
-    # Where both Klondike searches on bytes run, the shares after LATE_AFTER positions
+    # Where both Klondike searches on bytes run, the shares from LATE_AFTER positions on
     later = None
     if LATE_AFTER and fast_talon and any(how == "lean" for how, _ in plan):
         later = [LATE_SHARES["prover" if r == "prover" else how]
@@ -2543,7 +2543,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
         if jitter is not None:  # (each group's piles in an order of chance)
             jitter.shuffle(first)
             jitter.shuffle(rest)
-        for i in first + rest if first else rest:
+        for i in (first + rest if first else rest):
             p = cols[i]
             c = p[-1]
             k = up[c]
