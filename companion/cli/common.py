@@ -47,6 +47,15 @@ class Display:
         return ascii_text(s)
 
 
+def outcome_text(o) -> str:
+    """A finished game's end as `check`, `moves`, `show` and `replay` print it ("" while it
+    goes on): ``Won.`` or ``Lost: why.``, with the score where the variant keeps one."""
+    if o is None:
+        return ""
+    score = f" Score {o.score}." if o.score is not None else ""
+    return ("Won." if o.won else f"Lost: {o.why}.") + score
+
+
 def _can_encode(stream, text: str) -> bool:
     enc = getattr(stream, "encoding", None) or "ascii"
     try:

@@ -13,6 +13,7 @@ from .common import (
     display_flags,
     echo_json,
     option_flag,
+    outcome_text,
     parse_options,
     play_after,
     play_moves,
@@ -44,15 +45,7 @@ def _outcome_json(pos):
 
 
 def _outcome_text(pos) -> str:
-    o = pos.outcome()
-    if o is None:
-        return ""
-    if o.won:
-        return "Won." + (f" Score {o.score}." if o.score is not None else "")
-    why = {"no-moves": "no legal move is left",
-           "blocked": "the last pass through the stock changed nothing "
-                      "and no other move is left"}[o.termination.value]
-    return f"Lost: {why}." + (f" Score {o.score}." if o.score is not None else "")
+    return outcome_text(pos.outcome())
 
 
 @click.command()

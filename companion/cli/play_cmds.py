@@ -15,7 +15,16 @@ import sys
 
 import click
 
-from .common import SEED, VARIANT, display, display_flags, echo_json, option_flag, parse_options
+from .common import (
+    SEED,
+    VARIANT,
+    display,
+    display_flags,
+    echo_json,
+    option_flag,
+    outcome_text,
+    parse_options,
+)
 
 
 class _GameId(click.ParamType):
@@ -476,16 +485,7 @@ def _render(pos) -> str:
 
 
 def _outcome_line(pos) -> str:
-    o = None if pos.pending_reveals() else pos.outcome()
-    if o is None:
-        return ""
-    if o.won:
-        return "Won." + (f" Score {o.score}." if o.score is not None else "")
-    why = {"no-moves": "no legal move is left",
-           "blocked": "the last pass through the stock changed nothing "
-                      "and no other move is left"}.get(
-               o.termination.value, o.termination.value)
-    return f"Lost: {why}." + (f" Score {o.score}." if o.score is not None else "")
+    return "" if pos.pending_reveals() else outcome_text(pos.outcome())
 
 
 @click.command()

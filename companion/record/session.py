@@ -681,11 +681,7 @@ class Session:
             n = self.move_count
             return (f"Won in {n} move{'s' if n != 1 else ''}!{score} `quit` to leave, `undo` to "
                     f"look back.")
-        why = {"no-moves": "no legal move is left",
-               "blocked": "the last pass through the stock changed nothing "
-                          "and no other move is left"}.get(
-                   o.termination.value, o.termination.value)
-        return f"The game is lost: {why}.{score} `undo` takes back moves; `quit` leaves."
+        return f"The game is lost: {o.why}.{score} `undo` takes back moves; `quit` leaves."
 
     def _outcome_data(self) -> dict:
         o = self.outcome()

@@ -47,6 +47,12 @@ class Termination(enum.Enum):
     left."""
 
 
+_ENDS = {Termination.WON: "the goal of the game is reached",
+         Termination.NO_MOVES: "no legal move is left",
+         Termination.BLOCKED: "the last pass through the stock changed nothing and no other "
+                              "move is left"}
+
+
 @dataclass(frozen=True)
 class Outcome:
     termination: Termination
@@ -55,6 +61,11 @@ class Outcome:
     @property
     def won(self) -> bool:
         return self.termination is Termination.WON
+
+    @property
+    def why(self) -> str:
+        """Why the game ended, in a player's words ("no legal move is left")."""
+        return _ENDS[self.termination]
 
     def result(self) -> str:
         return "won" if self.won else "lost"

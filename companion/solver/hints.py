@@ -178,12 +178,7 @@ def others_lost(pos, best, deadline: float) -> int | None:
 def _over_basis(over) -> str:
     """The basis line of a game already over, as `companion check` words its end."""
     score = f" Score {over.score}." if over.score is not None else ""
-    if over.won:
-        return "Won: the goal of the game is reached." + score
-    why = {"no-moves": "no legal move is left",
-           "blocked": "the last pass through the stock changed nothing and no other move is "
-                      "left"}.get(over.termination.value, over.termination.value)
-    return f"Lost: {why}." + score
+    return f"{'Won' if over.won else 'Lost'}: {over.why}." + score
 
 
 # -- the hint ------------------------------------------------------------------------------------------
@@ -233,9 +228,9 @@ def _exact(pos, seconds, start, peek, symbols) -> Hint:
                     seconds=time.perf_counter() - start)
     m = _heuristic_move(pos)
     if r.verdict == LOST:
-        # (the proof's own words where it gives them, as `companion solve` prints them: its
-        # count of positions, not the sum over every search that ran beside it)
-        proof = (f"{r.reason} ({what})" if (r.reason or "").startswith("all ") else
+        # (the proof in its own words, as `companion solve` prints it: its count of
+        # positions, not the sum over every search that ran beside it)
+        proof = (f"{r.reason} ({what})" if r.reason else
                  f"no line wins ({_count(r.states, 'position')} searched, {what})")
         basis = (f"Lost: {stuck_reason(pos, r.stuck, symbols)} ({what}); this move keeps the "
                  "most options." if r.stuck else
