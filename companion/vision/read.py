@@ -103,6 +103,10 @@ class Detection:
     pip_at: tuple = (0.0, 0.0)   # the index's pip and rank glyph centres (working pixels)
     rank_at: tuple = (0.0, 0.0)
     ink: tuple | None = None     # the pip's ink tint (:func:`_ink_tint`), None: not judged
+    suits: tuple | None = None
+    """The suit head's odds of ♠ ♥ ♦ ♣ (summing to 1, the suits the pip's ink rules out at
+    0), where the reading is the model's own: a copy too many of a card may be its twin in
+    colour (:func:`_swap_twins`). None: not known."""
     inferred: tuple | None = None
     """(code read best, its probability, why): the card was read below the threshold and
     its reading taken from the rules, the only one the pile's build allows
@@ -192,7 +196,8 @@ class Latent:
 
 def _reads_of(rgb, pr, ps, pip, size, k=4):
     """(readings best first as [(code, p), ...], note, the readings given the ink, the ink's
-    tint (:func:`_ink_tint`)) of one candidate index from the heads' outputs ``pr`` (14) and
+    tint (:func:`_ink_tint`), the suits' odds given the ink (four, summing to 1, or None
+    where the suit head gives none)) of one candidate index from the heads' outputs ``pr`` (14) and
     ``ps`` (5), its pip at ``pip`` and ``size`` pixels from pip to rank glyph: the pip's ink
     colour rules suits out (:func:`ink_suits`). Where it rules out the best reading's suit,
     the readings given the ink are the suit head's odds among the suits left (as if the ink
@@ -219,7 +224,12 @@ def _reads_of(rgb, pr, ps, pip, size, k=4):
             reads = _readings(pr, allowed, k)
             if note and allowed[:4].sum() > 0:
                 given = _readings(pr, allowed / allowed[:4].sum(), k)
-    return reads, note, given, tint
+    odds = np.array(ps[:4], float)
+    if ruled_out:
+        odds[sorted(ruled_out)] = 0.0
+    total = float(odds.sum())
+    suits = tuple(float(v) for v in odds / total) if total > 0 else None
+    return reads, note, given, tint, suits
 
 
 def dominant_up(dets):
@@ -250,13 +260,13 @@ def _detection(rgb, p, r, pr, ps) -> Detection:
     """The reading of the index with its pip at ``p`` and its rank glyph at ``r``, from the
     heads' outputs (its pip's ink ruling suits out: :func:`_reads_of`)."""
     d = float(math.hypot(*(r - p)))
-    reads, note, given, tint = _reads_of(rgb, pr, ps, p, d)
+    reads, note, given, tint, suits = _reads_of(rgb, pr, ps, p, d)
     code, conf = reads[0]
     m = (p + r) / 2
     return Detection(code, conf, float(m[0]), float(m[1]),
                      (float((r - p)[0] / d), float((r - p)[1] / d)), d, note=note,
                      alternatives=reads[1:], given_ink=given, pip_at=(float(p[0]), float(p[1])),
-                     rank_at=(float(r[0]), float(r[1])), ink=tint)
+                     rank_at=(float(r[0]), float(r[1])), ink=tint, suits=suits)
 
 
 def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None,
@@ -845,6 +855,7 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
             else:
                 twin.code, twin.confidence = reads[0]
                 twin.alternatives = reads[1:4]
+                twin.suits = _joint_suits(twin.suits, t.suits)
             if (t.up[0] * up[0] + t.up[1] * up[1]) > (twin.up[0] * up[0] + twin.up[1] * up[1]):
                 twin.other = (twin.x, twin.y, twin.up)
                 twin.x, twin.y, twin.up = t.x, t.y, t.up
@@ -852,6 +863,8 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
                 twin.other = (t.x, t.y, t.up)
             continue
         merged.append(t)
+    if SWAP_TWINS:
+        _swap_twins(merged, decks)
     merged.sort(key=lambda t: -t.confidence)
     counts: dict[int, int] = {}
     for t in merged:
@@ -870,6 +883,79 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
             t.uncertain = True
             t.note = t.note or "low confidence"
     return merged
+
+
+SWAP_TWINS = True
+"""Whether copies too many of a card are resolved together with its twin in colour, the
+card of the same rank in the other suit of its ink (♠ and ♣, ♥ and ♦: :func:`_swap_twins`)."""
+_TWIN_SUIT = (3, 2, 1, 0)
+
+
+def _joint_suits(a, b):
+    """Two corners' suit odds combined as independent evidence (None where either is
+    unknown)."""
+    if a is None or b is None:
+        return None
+    prod = [x * y for x, y in zip(a, b, strict=True)]
+    total = sum(prod)
+    return tuple(v / total for v in prod) if total > 0 else None
+
+
+def _swap_twins(merged, decks) -> None:
+    """Copies too many of a card, where its twin in colour is read fewer than ``decks`` times:
+    the readings are resolved together, as the photo holds each card ``decks`` times at
+    most. A small index's ♣ and ♠ look alike, and the model may read a deck's clubs as
+    spades with every sign of being sure; yet where the real spade is read too, it reads it
+    surer still. Each of the copies is the card itself, its twin, or some other card (the
+    odds its readings leave); every way of naming them that the deck allows is weighed by
+    the product of their odds, and each copy takes the name most of the weight gives it,
+    as sure as that share (so the threshold and the notes judge it as any other reading).
+    A copy whose reading gives its twin no odds at all (its ink rules it out) is left to
+    :func:`resolve`'s re-reading, as is a group of more than :data:`TWINS_MOST` copies."""
+    import itertools
+    counts: dict[int, int] = {}
+    for t in merged:
+        counts[t.code] = counts.get(t.code, 0) + 1
+    for code, n in list(counts.items()):
+        if n <= decks or n > TWINS_MOST:
+            continue
+        s, r = divmod(code, 13)
+        twin = _TWIN_SUIT[s] * 13 + r
+        room = decks - counts.get(twin, 0)
+        group = [t for t in merged if t.code == code]
+        if room <= 0 or any(t.suits is None or t.suits[s] <= 0 for t in group):
+            continue
+        # each copy's odds: the card (0), its twin (1), another card (2)
+        odds = []
+        for t in group:
+            p = t.confidence
+            q = p * t.suits[_TWIN_SUIT[s]] / t.suits[s]
+            odds.append((p, q, max(0.0, 1.0 - p - q)))
+        weight = [[0.0, 0.0, 0.0] for _ in group]
+        for names in itertools.product(range(3), repeat=len(group)):
+            if names.count(0) > decks or names.count(1) > room:
+                continue
+            w = math.prod(o[k] for o, k in zip(odds, names, strict=True))
+            for i, k in enumerate(names):
+                weight[i][k] += w
+        for t, w in zip(group, weight, strict=True):
+            total = sum(w)
+            if total <= 0:
+                continue
+            k = max(range(2), key=lambda j: w[j])
+            t.confidence = w[k] / total
+            if k == 1:
+                t.note = f"{_name(code)} is read surer elsewhere: read {_name(twin)}"
+                t.alternatives = [(code, w[0] / total)] + \
+                    [(c, p) for c, p in t.alternatives if c not in (code, twin)]
+                t.code = twin
+            else:
+                t.alternatives = [(twin, w[1] / total)] + \
+                    [(c, p) for c, p in t.alternatives if c not in (code, twin)]
+
+
+TWINS_MOST = 4
+"""At most this many copies of one card are weighed together (:func:`_swap_twins`)."""
 
 
 FOUR_COLOUR_SEEN = 3

@@ -1,0 +1,101 @@
+"""A copy too many of a card and its twin in colour (`companion.vision.read._swap_twins`):
+a small index's ♣ and ♠ (♥ and ♦) look alike, and a deck's clubs may all be read as spades
+with every sign of being sure. Where a card is read twice and its twin nowhere, the two
+readings are weighed together, as the photo holds each card once: the reading that gives the
+twin more odds is the twin, as sure as its share of the weight."""
+
+from __future__ import annotations
+
+from companion.cards import Card, code_text
+from companion.vision.read import Detection, resolve
+
+SPADE, HEART, DIAMOND, CLUB = range(4)
+
+
+def _c(text):
+    return Card.parse(text).code
+
+
+def _det(text, x, p, suits, alternatives=()):
+    return Detection(_c(text), p, float(x), 100.0, (0.0, -1.0), 20.0, suits=suits,
+                     alternatives=[(_c(t), q) for t, q in alternatives])
+
+
+def _black(spade):
+    """Suit odds of a black pip: ♠ ``spade``, ♣ the rest."""
+    return (spade, 0.0, 0.0, 1.0 - spade)
+
+
+def _by_place(dets):
+    return {d.x: d for d in dets}
+
+
+def test_the_reading_that_gives_the_twin_more_odds_is_the_twin():
+    # two K♠ read, both "sure"; one of them gives K♣ twenty times the odds the other does
+    dets = _by_place(resolve([_det("Ks", 100, 0.99999, _black(0.99999)),
+                              _det("Ks", 400, 0.9998, _black(0.9998))]))
+    assert code_text(dets[100].code, False) == "Ks" and not dets[100].uncertain
+    assert code_text(dets[400].code, False) == "Kc" and not dets[400].uncertain
+    # as sure as the weight's share: 2e-4 against 1e-5
+    assert 0.9 < dets[400].confidence < 0.99
+    assert "K♠ is read surer elsewhere" in dets[400].note
+
+
+def test_the_twin_read_already_leaves_the_copy_too_many_flagged():
+    dets = _by_place(resolve([_det("Ks", 100, 0.99999, _black(0.99999)),
+                              _det("Ks", 400, 0.9998, _black(0.9998)),
+                              _det("Kc", 700, 0.999, _black(0.001))]))
+    assert code_text(dets[400].code, False) == "Ks" and dets[400].uncertain
+    assert code_text(dets[700].code, False) == "Kc" and not dets[700].uncertain
+
+
+def test_readings_that_weigh_the_twin_alike_are_both_uncertain():
+    dets = resolve([_det("Ks", 100, 0.999, _black(0.999)),
+                    _det("Ks", 400, 0.999, _black(0.999))])
+    assert {code_text(d.code, False) for d in dets} == {"Ks", "Kc"}
+    assert all(abs(d.confidence - 0.5) < 0.01 for d in dets)
+    assert all(d.uncertain for d in dets)
+
+
+def test_a_twin_the_pips_ink_rules_out_is_not_taken():
+    # the ink said black and this deck's clubs are green: the suit odds give ♣ nothing
+    dets = resolve([_det("Ks", 100, 0.99999, _black(1.0)),
+                    _det("Ks", 400, 0.9998, _black(1.0))])
+    assert [code_text(d.code, False) for d in dets] == ["Ks", "Ks"]
+    assert sum(d.uncertain for d in dets) == 1
+
+
+def test_a_reading_likelier_another_card_altogether_is_not_made_the_twin():
+    # the second "K♠" is most likely not a king at all (its odds leave 30 % to other cards),
+    # and gives K♣ almost nothing: it stays a copy too many, re-read or flagged as before
+    dets = _by_place(resolve([_det("Ks", 100, 0.999, _black(0.999)),
+                              _det("Ks", 400, 0.7, _black(0.99999), [("Qs", 0.2)])]))
+    assert code_text(dets[100].code, False) == "Ks" and not dets[100].uncertain
+    assert dets[400].uncertain and code_text(dets[400].code, False) != "Kc"
+
+
+def test_red_twins_too():
+    dets = _by_place(resolve([_det("7h", 100, 0.9999, (0.0, 0.9999, 0.0001, 0.0)),
+                              _det("7h", 400, 0.999, (0.0, 0.999, 0.001, 0.0))]))
+    assert code_text(dets[400].code, False) == "7d" and not dets[400].uncertain
+
+
+def test_the_check_sets_gaps_scene_24_reads_every_card(monkeypatch, held_out_scene):
+    """Check-set Gaps scene 7,601,024 (a DejaVu Sans Mono deck, held out; indices 15 pixels
+    from pip to rank glyph): its 10♣ was read as a second 10♠, 100 % sure, and flagged a copy
+    too many. Weighed against the real 10♠, it is the 10♣, and all 48 cards are read sure
+    and right."""
+    from companion.vision import read
+    from companion.vision.model import load
+    sc = held_out_scene(7_601_024, "gaps")
+    clf = load()
+    shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
+
+    def sure(dets):
+        return {code_text(d.code, False) for d in dets if not d.uncertain}
+    monkeypatch.setattr(read, "SWAP_TWINS", False)
+    before = read.read_photo(sc.image, clf, backs=False)
+    assert "10c" not in sure(before)
+    monkeypatch.setattr(read, "SWAP_TWINS", True)
+    after = read.read_photo(sc.image, clf, backs=False)
+    assert sure(after) == shown and len(shown) == 48
