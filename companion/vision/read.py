@@ -62,9 +62,16 @@ times its neighbours' size). Of 7,456 cards read surely on 320 held-out scenes (
 Gaps, Pyramid), that one is the only one below 0.55, and no card read right is below 0.59.
 0 turns it off."""
 TINY = 8.0
-"""Pixels from pip to rank glyph (in the photo's own pixels) below which an index is not read
-surely: on 420 held-out scenes, 3 of the 14 cards read surely so small were wrong (0.5 % of
-all sure cards are)."""
+"""Pixels from pip to rank glyph (in the photo's own pixels) below which an index is read
+surely only when the model is :data:`TINY_SURE` sure of it: on 420 held-out scenes, with the
+first recognizer, 3 of the 14 cards read surely so small were wrong (0.5 % of all sure cards
+are)."""
+TINY_SURE = 0.95
+"""... how sure. With the recognizer shipped since the twenty-fourth session every such
+reading was marked uncertain, yet of the 67 so marked on 230 held-out Gaps scenes (bench
+0-39, check set 0-29, ``--base 7300000`` 0-59, ``--base 7800000`` 0-99) and 200 Klondike and
+Pyramid scenes (none there), the 58 read 90 % sure or more were all right; the 3 wrong
+ones were read 66-76 % sure. 1.0: every index so small is uncertain."""
 TOO_SMALL = "index too small to read surely"
 """How the note of a reading marked uncertain for its size begins (:func:`read_photo`)."""
 INK_RED = 0.2
@@ -820,9 +827,10 @@ class _Small(Exception):
 
 def _not_tiny(dets, detail):
     """``dets`` with those whose index is smaller than :data:`TINY` (in the photo's own
-    pixels: ``detail`` per working pixel) marked uncertain."""
+    pixels: ``detail`` per working pixel) marked uncertain, unless read :data:`TINY_SURE`
+    sure."""
     for d in dets:
-        if not d.uncertain and d.size * detail < TINY:
+        if not d.uncertain and d.size * detail < TINY and d.confidence < TINY_SURE:
             d.uncertain = True
             d.note = (f"{TOO_SMALL}, {d.size * detail:.0f} pixels from pip to rank: "
                       "photograph the layout closer")
