@@ -850,6 +850,10 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
         if decks > 1:  # two copies exist: only a corner where the same card's other is
             twins = sorted((o for o in twins if _same_card(o, t)),
                            key=lambda o: math.hypot(o.x - t.x, o.y - t.y))
+        elif len(twins) > 1 and TWIN_CORNERS:
+            # one copy, read at more places than its two corners: the corner across the card
+            # first (the others are other cards read as this one: :func:`_twin_corners`)
+            twins.sort(key=lambda o: (not _diagonal(o, t), math.hypot(o.x - t.x, o.y - t.y)))
         twin = twins[0] if twins else None
         reads = None
         if twin is None and t.confidence < threshold:
@@ -864,13 +868,11 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
                 twin.code, twin.confidence = reads[0]
                 twin.alternatives = reads[1:4]
                 twin.suits = _joint_suits(twin.suits, t.suits)
-            if (t.up[0] * up[0] + t.up[1] * up[1]) > (twin.up[0] * up[0] + twin.up[1] * up[1]):
-                twin.other = (twin.x, twin.y, twin.up)
-                twin.x, twin.y, twin.up = t.x, t.y, t.up
-            else:
-                twin.other = (t.x, t.y, t.up)
+            _join_corners(twin, t, up)
             continue
         merged.append(t)
+    if TWIN_CORNERS:
+        merged = _twin_corners(merged, decks, up)
     if SWAP_TWINS:
         _swap_twins(merged, decks)
     merged.sort(key=lambda t: -t.confidence)
@@ -1105,6 +1107,67 @@ def _unsure_twin(t, merged):
             if best is None or dist < best[0]:
                 best = (dist, o, reads)
     return (best[1], best[2]) if best else (None, None)
+
+
+TWIN_CORNERS = True
+"""Whether a copy too many may be merged with a corner across its card read as its twin in
+colour (:func:`_twin_corners`)."""
+
+
+def _twin_corners(merged, decks, up) -> list:
+    """``merged`` with each copy too many read at one corner merged with its card's other
+    corner where that was read as its twin in colour (:data:`_TWIN_SUIT`): a single corner
+    facing the other way, across the card (:func:`_diagonal`; the nearest). The card's rank
+    is as sure as the surer corner reads it; its suit is named by the two corners' suit odds
+    together (each corner's product), as sure as that share. A card read 4♣ 99.8 % at one
+    corner (♠ 0.16 %) and 4♠ 99.1 % at the other (♣ 0.85 %) is one 4♣ at 84 %, not a 4♣
+    and a copy too many of the 4♠ read elsewhere. Where the odds together name the copy's
+    suit, the card is still one, and :func:`_swap_twins` weighs it against the other copies
+    (a K♣ read K♠ 99.98 % at one corner and K♣ 96 % at the other, the real K♠ read at both
+    of its corners 99.995 %: one K♣, 99 %). The corners of one card read alike elsewhere are
+    joined first, across the card before along a column (:func:`resolve`)."""
+    counts: dict[int, int] = {}
+    for t in merged:
+        counts[t.code] = counts.get(t.code, 0) + 1
+    out = list(merged)
+    for a in sorted(merged, key=lambda t: t.confidence):
+        if a not in out or a.corners != 1 or counts[a.code] <= decks or a.suits is None:
+            continue
+        s, r = divmod(a.code, 13)
+        twin_code = _TWIN_SUIT[s] * 13 + r
+        near = [b for b in out if b.code == twin_code and b.corners == 1 and b.suits is not None
+                and b.up[0] * a.up[0] + b.up[1] * a.up[1] < -0.5 and _diagonal(b, a)]
+        if not near:
+            continue
+        b = min(near, key=lambda o: math.hypot(o.x - a.x, o.y - a.y))
+        suits = _joint_suits(a.suits, b.suits)
+        if suits is None or a.suits[s] <= 0 or b.suits[_TWIN_SUIT[s]] <= 0:
+            continue
+        # each corner's confidence is its rank's odds times its suit's
+        rank_p = max(min(1.0, a.confidence / a.suits[s]),
+                     min(1.0, b.confidence / b.suits[_TWIN_SUIT[s]]))
+        reads = sorted([(twin_code, rank_p * suits[_TWIN_SUIT[s]]),
+                        (a.code, rank_p * suits[s])], key=lambda x: -x[1])
+        out.remove(a)
+        counts[a.code] -= 1
+        counts[b.code] -= 1
+        b.code, b.confidence = reads[0]
+        b.alternatives = reads[1:] + [(c, q) for c, q in b.alternatives
+                                      if c not in (twin_code, a.code)][:2]
+        b.suits, b.corners = suits, 2
+        counts[b.code] = counts.get(b.code, 0) + 1
+        _join_corners(b, a, up)
+    return out
+
+
+def _join_corners(card, corner, up) -> None:
+    """``corner`` taken for ``card``'s other corner: the card's place is the more upright
+    one's (``up``: the layout's), the other kept as ``other``."""
+    if (corner.up[0] * up[0] + corner.up[1] * up[1]) > (card.up[0] * up[0] + card.up[1] * up[1]):
+        card.other = (card.x, card.y, card.up)
+        card.x, card.y, card.up = corner.x, corner.y, corner.up
+    else:
+        card.other = (corner.x, corner.y, corner.up)
 
 
 def _diagonal(a, b) -> bool:

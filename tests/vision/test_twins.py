@@ -99,3 +99,50 @@ def test_the_check_sets_gaps_scene_24_reads_every_card(monkeypatch, held_out_sce
     monkeypatch.setattr(read, "SWAP_TWINS", True)
     after = read.read_photo(sc.image, clf, backs=False)
     assert sure(after) == shown and len(shown) == 48
+
+
+def _corner(text, x, y, p, suits, up):
+    return Detection(_c(text), p, float(x), float(y), up, 20.0, suits=suits)
+
+
+UPRIGHT, TURNED = (0.0, -1.0), (0.0, 1.0)
+
+
+def test_a_copy_too_many_read_at_a_cards_other_corner_is_that_card():
+    """`read.TWIN_CORNERS`: a 4♣ read 4♣ at its upright corner and 4♠ at its turned one (5
+    index sizes across, 7 along: a card's two indices), the real 4♠ read at both of its
+    corners elsewhere: one 4♣ and one 4♠, no copy too many."""
+    dets = resolve([
+        _corner("4s", 600, 100, 0.9975, _black(0.9989), UPRIGHT),
+        _corner("4s", 700, 240, 0.9975, _black(0.9989), TURNED),
+        _corner("4c", 100, 100, 0.9979, _black(0.0016), UPRIGHT),
+        _corner("4s", 200, 240, 0.9914, _black(0.9915), TURNED)])
+    assert sorted(code_text(d.code, False) for d in dets) == ["4c", "4s"]
+    assert all(d.corners == 2 and not d.uncertain for d in dets)
+    [club] = [d for d in dets if code_text(d.code, False) == "4c"]
+    assert {(club.x, club.y), club.other[:2]} == {(100.0, 100.0), (200.0, 240.0)}
+    # the suit odds together: ♣ 0.9984 x 0.0085 against ♠ 0.0016 x 0.9915
+    assert 0.8 < club.confidence < 0.87
+
+
+def test_two_corners_whose_odds_name_the_copy_are_weighed_against_the_real_one():
+    # the K♣'s turned corner read K♠ 99.98 %, its upright one K♣ 96 %: together they say ♠;
+    # but the real K♠, read at both its corners, is surer of it still: one K♣
+    dets = resolve([
+        _corner("Ks", 600, 100, 0.99995, _black(0.99997), UPRIGHT),
+        _corner("Ks", 700, 240, 0.99995, _black(0.99997), TURNED),
+        _corner("Kc", 100, 100, 0.9559, _black(0.0441), UPRIGHT),
+        _corner("Ks", 200, 240, 0.9998, _black(0.99981), TURNED)])
+    assert len(dets) == 2 and not any(d.uncertain for d in dets)
+    by = {code_text(d.code, False): {(d.x, d.y), d.other[:2]} for d in dets}
+    assert by == {"Kc": {(100.0, 100.0), (200.0, 240.0)}, "Ks": {(600.0, 100.0), (700.0, 240.0)}}
+
+
+def test_corners_straight_along_a_column_are_not_one_card():
+    # a 4♠ read below a 4♣ in the same column is another card: a copy too many still
+    dets = resolve([
+        _corner("4s", 600, 100, 0.9975, _black(0.9989), UPRIGHT),
+        _corner("4s", 700, 240, 0.9975, _black(0.9989), TURNED),
+        _corner("4c", 100, 100, 0.9979, _black(0.0016), UPRIGHT),
+        _corner("4s", 100, 240, 0.9914, _black(0.9915), TURNED)])
+    assert len(dets) == 3 and sum(d.uncertain for d in dets) == 1
