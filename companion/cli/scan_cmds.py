@@ -39,7 +39,9 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     Prints each card read with its confidence and its place in the photo (pixels from the
     top-left corner, as the photo is shown). A card read with less confidence than the
     threshold is marked `?` and listed as uncertain: check it on the table (--debug shows
-    where it is). A setup sheet's QR code in the photo names the game.
+    where it is). A card read as one already read surer elsewhere, and taken for its twin
+    in colour (♠ and ♣, ♥ and ♦: small pips look alike), says so. A setup sheet's QR code
+    in the photo names the game.
 
     With --variant (or a sheet's QR code), the cards are grouped into the variant's piles and
     the position is checked against the rules (duplicates, counts, cards the variant does
@@ -122,6 +124,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         from ..vision import VisionError
         from ..vision.integrate import no_cards_message, source_name
         raise VisionError(no_cards_message(source_name(photo, camera)))
+    from ..vision.read import TWIN_READ
     sure = [d for d in cards if not d.uncertain]
     unsure = [d for d in cards if d.uncertain]
     click.echo(f"{len(cards)} card{'s' if len(cards) != 1 else ''} read"
@@ -129,7 +132,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     for d in sorted(cards, key=lambda t: (t.y, t.x)):
         x, y = _place(d, info)
         mark = "?" if d.uncertain else "*" if d.inferred is not None else " "
-        note = f"  ({d.note})" if d.uncertain else ""
+        note = f"  ({d.note})" if d.uncertain or TWIN_READ in d.note else ""
         if d.inferred is not None:
             note = f"  ({inferred_text(d, disp.card)})"
         click.echo(disp.text(f"  {disp.card(d.code):>3}{mark} {d.confidence:5.0%}  at {x},{y}"

@@ -899,6 +899,9 @@ SWAP_TWINS = True
 """Whether copies too many of a card are resolved together with its twin in colour, the
 card of the same rank in the other suit of its ink (♠ and ♣, ♥ and ♦: :func:`_swap_twins`)."""
 _TWIN_SUIT = (3, 2, 1, 0)
+TWIN_READ = "which is read surer elsewhere: taken for"
+"""The words of the note of a card named by weighing it against its twin (:func:`_swap_twins`):
+``scan`` shows it beside a card read sure too, since the model read the other suit."""
 
 
 def _joint_suits(a, b):
@@ -955,7 +958,7 @@ def _swap_twins(merged, decks) -> None:
             k = max(range(2), key=lambda j: w[j])
             t.confidence = w[k] / total
             if k == 1:
-                t.note = f"{_name(code)} is read surer elsewhere: read {_name(twin)}"
+                t.note = f"read as {_name(code)}, {TWIN_READ} {_name(twin)}"
                 t.alternatives = [(code, w[0] / total)] + \
                     [(c, p) for c, p in t.alternatives if c not in (code, twin)]
                 t.code = twin

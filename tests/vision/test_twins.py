@@ -38,7 +38,7 @@ def test_the_reading_that_gives_the_twin_more_odds_is_the_twin():
     assert code_text(dets[400].code, False) == "Kc" and not dets[400].uncertain
     # as sure as the weight's share: 2e-4 against 1e-5
     assert 0.9 < dets[400].confidence < 0.99
-    assert "K♠ is read surer elsewhere" in dets[400].note
+    assert dets[400].note == "read as K♠, which is read surer elsewhere: taken for K♣"
 
 
 def test_the_twin_read_already_leaves_the_copy_too_many_flagged():
@@ -146,3 +146,22 @@ def test_corners_straight_along_a_column_are_not_one_card():
         _corner("4c", 100, 100, 0.9979, _black(0.0016), UPRIGHT),
         _corner("4s", 100, 240, 0.9914, _black(0.9915), TURNED)])
     assert len(dets) == 3 and sum(d.uncertain for d in dets) == 1
+
+
+def test_scan_says_which_cards_it_took_for_their_twin(held_out_scene, tmp_path, capsys):
+    """The model read the check set's Gaps scene 24's 10♣ as the 10♠, 100 % sure: `scan`
+    lists it as the 10♣ and says why, though it is read sure, so that the player knows which
+    cards to look at if the photo's deck reads its suits alike."""
+    cv2 = __import__("pytest").importorskip("cv2")
+    from companion.cli import main
+    sc = held_out_scene(7_601_024, "gaps")
+    photo = tmp_path / "gaps.png"
+    cv2.imwrite(str(photo), sc.image[..., ::-1])
+    assert main(["--ascii", "scan", str(photo)]) == 0
+    out = capsys.readouterr().out
+    lines = [t for t in out.splitlines() if "which is read surer elsewhere" in t]
+    assert any(t.split()[0] == "10c" and t.endswith(
+        "(read as 10s, which is read surer elsewhere: taken for 10c)") for t in lines)
+    shown = {code_text(c["code"], False) for c in sc.cards if c["visible_frac"] >= 0.5}
+    # (each named so is a card in the photo, read sure: no "?" after it)
+    assert all(t.split()[0] in shown for t in lines)
