@@ -898,10 +898,18 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
 SWAP_TWINS = True
 """Whether copies too many of a card are resolved together with its twin in colour, the
 card of the same rank in the other suit of its ink (♠ and ♣, ♥ and ♦: :func:`_swap_twins`)."""
+TWINS_MOST = 4
+"""At most this many copies of one card are weighed together (:func:`_swap_twins`)."""
 _TWIN_SUIT = (3, 2, 1, 0)
 TWIN_READ = "which is read surer elsewhere: taken for"
 """The words of the note of a card named by weighing it against its twin (:func:`_swap_twins`):
 ``scan`` shows it beside a card read sure too, since the model read the other suit."""
+
+
+def _twin_of(code: int) -> int:
+    """The card of ``code``'s rank in the other suit of its ink (♠ and ♣, ♥ and ♦)."""
+    s, r = divmod(code, 13)
+    return _TWIN_SUIT[s] * 13 + r
 
 
 def _joint_suits(a, b):
@@ -926,14 +934,12 @@ def _swap_twins(merged, decks) -> None:
     A copy whose reading gives its twin no odds at all (its ink rules it out) is left to
     :func:`resolve`'s re-reading, as is a group of more than :data:`TWINS_MOST` copies."""
     import itertools
-    counts: dict[int, int] = {}
-    for t in merged:
-        counts[t.code] = counts.get(t.code, 0) + 1
+    from collections import Counter
+    counts = Counter(t.code for t in merged)
     for code, n in list(counts.items()):
         if n <= decks or n > TWINS_MOST:
             continue
-        s, r = divmod(code, 13)
-        twin = _TWIN_SUIT[s] * 13 + r
+        s, twin = code // 13, _twin_of(code)
         room = decks - counts.get(twin, 0)
         group = [t for t in merged if t.code == code]
         if room <= 0 or any(t.suits is None or t.suits[s] <= 0 for t in group):
@@ -942,7 +948,7 @@ def _swap_twins(merged, decks) -> None:
         odds = []
         for t in group:
             p = t.confidence
-            q = p * t.suits[_TWIN_SUIT[s]] / t.suits[s]
+            q = p * t.suits[twin // 13] / t.suits[s]
             odds.append((p, q, max(0.0, 1.0 - p - q)))
         weight = [[0.0, 0.0, 0.0] for _ in group]
         for names in itertools.product(range(3), repeat=len(group)):
@@ -965,10 +971,6 @@ def _swap_twins(merged, decks) -> None:
             else:
                 t.alternatives = [(twin, w[1] / total)] + \
                     [(c, p) for c, p in t.alternatives if c not in (code, twin)]
-
-
-TWINS_MOST = 4
-"""At most this many copies of one card are weighed together (:func:`_swap_twins`)."""
 
 
 FOUR_COLOUR_SEEN = 3
@@ -1129,28 +1131,26 @@ def _twin_corners(merged, decks, up) -> list:
     (a K♣ read K♠ 99.98 % at one corner and K♣ 96 % at the other, the real K♠ read at both
     of its corners 99.995 %: one K♣, 99 %). The corners of one card read alike elsewhere are
     joined first, across the card before along a column (:func:`resolve`)."""
-    counts: dict[int, int] = {}
-    for t in merged:
-        counts[t.code] = counts.get(t.code, 0) + 1
+    from collections import Counter
+    counts = Counter(t.code for t in merged)
     out = list(merged)
     for a in sorted(merged, key=lambda t: t.confidence):
         if a not in out or a.corners != 1 or counts[a.code] <= decks or a.suits is None:
             continue
-        s, r = divmod(a.code, 13)
-        twin_code = _TWIN_SUIT[s] * 13 + r
+        twin_code = _twin_of(a.code)
+        s, ts = a.code // 13, twin_code // 13
         near = [b for b in out if b.code == twin_code and b.corners == 1 and b.suits is not None
                 and b.up[0] * a.up[0] + b.up[1] * a.up[1] < -0.5 and _diagonal(b, a)]
         if not near:
             continue
         b = min(near, key=lambda o: math.hypot(o.x - a.x, o.y - a.y))
         suits = _joint_suits(a.suits, b.suits)
-        if suits is None or a.suits[s] <= 0 or b.suits[_TWIN_SUIT[s]] <= 0:
+        if suits is None or a.suits[s] <= 0 or b.suits[ts] <= 0:
             continue
         # each corner's confidence is its rank's odds times its suit's
-        rank_p = max(min(1.0, a.confidence / a.suits[s]),
-                     min(1.0, b.confidence / b.suits[_TWIN_SUIT[s]]))
-        reads = sorted([(twin_code, rank_p * suits[_TWIN_SUIT[s]]),
-                        (a.code, rank_p * suits[s])], key=lambda x: -x[1])
+        rank_p = max(min(1.0, a.confidence / a.suits[s]), min(1.0, b.confidence / b.suits[ts]))
+        reads = sorted([(twin_code, rank_p * suits[ts]), (a.code, rank_p * suits[s])],
+                       key=lambda x: -x[1])
         out.remove(a)
         counts[a.code] -= 1
         counts[b.code] -= 1
@@ -1158,7 +1158,7 @@ def _twin_corners(merged, decks, up) -> list:
         b.alternatives = reads[1:] + [(c, q) for c, q in b.alternatives
                                       if c not in (twin_code, a.code)][:2]
         b.suits, b.corners = suits, 2
-        counts[b.code] = counts.get(b.code, 0) + 1
+        counts[b.code] += 1
         _join_corners(b, a, up)
     return out
 

@@ -108,15 +108,19 @@ def _corner(text, x, y, p, suits, up):
 UPRIGHT, TURNED = (0.0, -1.0), (0.0, 1.0)
 
 
+def _read_at_both_corners(text, p, spade, x=600):
+    """A black card read ``text`` at both its corners (``x``, 100 and 100 px across, 140 along)."""
+    return [_corner(text, x, 100, p, _black(spade), UPRIGHT),
+            _corner(text, x + 100, 240, p, _black(spade), TURNED)]
+
+
 def test_a_copy_too_many_read_at_a_cards_other_corner_is_that_card():
     """`read.TWIN_CORNERS`: a 4♣ read 4♣ at its upright corner and 4♠ at its turned one (5
     index sizes across, 7 along: a card's two indices), the real 4♠ read at both of its
     corners elsewhere: one 4♣ and one 4♠, no copy too many."""
-    dets = resolve([
-        _corner("4s", 600, 100, 0.9975, _black(0.9989), UPRIGHT),
-        _corner("4s", 700, 240, 0.9975, _black(0.9989), TURNED),
-        _corner("4c", 100, 100, 0.9979, _black(0.0016), UPRIGHT),
-        _corner("4s", 200, 240, 0.9914, _black(0.9915), TURNED)])
+    dets = resolve([*_read_at_both_corners("4s", 0.9975, 0.9989),
+                    _corner("4c", 100, 100, 0.9979, _black(0.0016), UPRIGHT),
+                    _corner("4s", 200, 240, 0.9914, _black(0.9915), TURNED)])
     assert sorted(code_text(d.code, False) for d in dets) == ["4c", "4s"]
     assert all(d.corners == 2 and not d.uncertain for d in dets)
     [club] = [d for d in dets if code_text(d.code, False) == "4c"]
@@ -128,11 +132,9 @@ def test_a_copy_too_many_read_at_a_cards_other_corner_is_that_card():
 def test_two_corners_whose_odds_name_the_copy_are_weighed_against_the_real_one():
     # the K♣'s turned corner read K♠ 99.98 %, its upright one K♣ 96 %: together they say ♠;
     # but the real K♠, read at both its corners, is surer of it still: one K♣
-    dets = resolve([
-        _corner("Ks", 600, 100, 0.99995, _black(0.99997), UPRIGHT),
-        _corner("Ks", 700, 240, 0.99995, _black(0.99997), TURNED),
-        _corner("Kc", 100, 100, 0.9559, _black(0.0441), UPRIGHT),
-        _corner("Ks", 200, 240, 0.9998, _black(0.99981), TURNED)])
+    dets = resolve([*_read_at_both_corners("Ks", 0.99995, 0.99997),
+                    _corner("Kc", 100, 100, 0.9559, _black(0.0441), UPRIGHT),
+                    _corner("Ks", 200, 240, 0.9998, _black(0.99981), TURNED)])
     assert len(dets) == 2 and not any(d.uncertain for d in dets)
     by = {code_text(d.code, False): {(d.x, d.y), d.other[:2]} for d in dets}
     assert by == {"Kc": {(100.0, 100.0), (200.0, 240.0)}, "Ks": {(600.0, 100.0), (700.0, 240.0)}}
@@ -140,11 +142,9 @@ def test_two_corners_whose_odds_name_the_copy_are_weighed_against_the_real_one()
 
 def test_corners_straight_along_a_column_are_not_one_card():
     # a 4♠ read below a 4♣ in the same column is another card: a copy too many still
-    dets = resolve([
-        _corner("4s", 600, 100, 0.9975, _black(0.9989), UPRIGHT),
-        _corner("4s", 700, 240, 0.9975, _black(0.9989), TURNED),
-        _corner("4c", 100, 100, 0.9979, _black(0.0016), UPRIGHT),
-        _corner("4s", 100, 240, 0.9914, _black(0.9915), TURNED)])
+    dets = resolve([*_read_at_both_corners("4s", 0.9975, 0.9989),
+                    _corner("4c", 100, 100, 0.9979, _black(0.0016), UPRIGHT),
+                    _corner("4s", 100, 240, 0.9914, _black(0.9915), TURNED)])
     assert len(dets) == 3 and sum(d.uncertain for d in dets) == 1
 
 
