@@ -30,12 +30,13 @@ bench: $(STAMP)
 # The card recognizer's model in models/, rebuilt from generated scenes (CPU only; see
 # models/README.md for how long it takes): a small convolutional network trained with JAX and
 # written as ONNX (the training tools, `pip install .[train]`, are installed into .venv first;
-# nothing at run time needs them) on 1000 scenes whose rank glyphs are drawn in many free
-# typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS, installed here first where apt-get is and
+# nothing at run time needs them) on 1000 scenes and GAPS more of Gaps (the smallest indices)
+# whose rank glyphs are drawn in many free typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS, installed here first where apt-get is and
 # they are missing; FONTS=train: the five DejaVu faces only), EPOCHS passes; then the refiner
 # beside it (`make refiner` alone: REFINE_SCENES scenes of their own, the same fonts, 64 hidden
 # units; about 8 minutes on one core).
 SCENES ?= 1000
+GAPS ?= 300
 EPOCHS ?= 14
 REFINE_SCENES ?= 300
 FONTS ?= extra
@@ -47,7 +48,7 @@ model: $(STAMP)
 		dpkg -s $(EXTRA_FONT_PACKAGES) >/dev/null 2>&1 || \
 		(apt-get update -qq && apt-get install -y -qq --no-install-recommends $(EXTRA_FONT_PACKAGES))
 	$(BIN)/python -m pip install --quiet -e '.[train]'
-	$(BIN)/python -m companion.vision.convnet --scenes $(SCENES) --epochs $(EPOCHS) --fonts $(FONTS) --out models
+	$(BIN)/python -m companion.vision.convnet --scenes $(SCENES) --gaps $(GAPS) --epochs $(EPOCHS) --fonts $(FONTS) --out models
 	$(MAKE) refiner
 
 refiner: $(STAMP)

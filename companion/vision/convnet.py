@@ -7,7 +7,8 @@ after each), a dense layer of 128 (ReLU) and 19 outputs, the two heads of the AN
 replaces (rank A-K or none, suit or none). It is written as ONNX and run by ``cv2.dnn``.
 
 1. Generate scenes with :mod:`.synth` (``--fonts extra``: the rank glyphs in many free
-   typefaces; seeds 1..N) and take every candidate the detector makes, as at run time, labelled
+   typefaces; seeds 1..N, and ``--gaps`` more scenes all of Gaps, whose four rows of thirteen
+   make the smallest indices a photo has) and take every candidate the detector makes, as at run time, labelled
    from the scene's truth (:func:`label`: an index corner at least half in view is its card);
    all index corners and twice as many others.
 2. Train with Adam (cross-entropy on each head, a cosine learning rate, each batch shifted by
@@ -27,6 +28,7 @@ import time
 
 WIDTHS, HIDDEN = (8, 16, 32), 128
 VAL_SEEDS = range(900_001, 900_041)
+GAPS_SEED = 3_000_000           # the extra Gaps scenes (``--gaps``): seeds 3,000,001 on
 SHOWN, HIDDEN_MOST = 0.5, 0.2   # an index this much in view is one; this little, none
 
 
@@ -54,15 +56,15 @@ def label(cands, scene):
     return rank, suit
 
 
-def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0):
+def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None):
     """(min-channel crops, RGB crops, rank 0-13, suit 0-4) of a generated scene's candidates
     (:func:`label`): every index corner and up to ``neg_ratio`` times as many others (at
-    least 20)."""
+    least 20). ``kind``: the layout (:func:`.synth.make_scene`; None: drawn by the seed)."""
     import numpy as np
 
     from .detect import candidates
     from .synth import make_scene
-    sc = make_scene(seed, fonts=fonts, extra=extra)
+    sc = make_scene(seed, kind=kind, fonts=fonts, extra=extra)
     c = candidates(sc.image, waists=False, describe=False)
     r, s = label(c, sc)
     pos, neg = np.flatnonzero((r >= 0) & (r < 13)), np.flatnonzero(r == 13)
@@ -77,10 +79,10 @@ def _scene_crops(args):
     return scene_crops(*args)
 
 
-def build(seeds, fonts=None, extra=True, workers=2):
+def build(seeds, fonts=None, extra=True, workers=2, kind=None):
     """The crops of many scenes, concatenated: (g, c, rank, suit)."""
     import numpy as np
-    tasks = [(s, fonts, extra) for s in seeds]
+    tasks = [(s, fonts, extra, 2.0, kind) for s in seeds]
     if workers > 1:
         from multiprocessing import get_context
         with get_context("fork").Pool(workers) as pool:
@@ -255,14 +257,23 @@ def main(argv=None):
     ap.add_argument("--fonts", choices=("train", "extra"), default="extra",
                     help="rank fonts of the training scenes: the five DejaVu faces, or those "
                          "and synth.EXTRA_TRAIN_FONTS")
+    ap.add_argument("--gaps", type=int, default=0,
+                    help="this many more scenes, all Gaps (seeds 3,000,001 on): four rows of "
+                         "thirteen, the smallest indices a layout photo has")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", default="models")
     a = ap.parse_args(argv)
     _jax()
+    import numpy as np
+
     from .model import CNN_FILE, CNN_META, prepare, write_sums
     from .synth import TRAIN_FONTS, available_fonts
     t0 = time.time()
     g, c, R, S = build(range(1, a.scenes + 1), extra=a.fonts == "extra", workers=a.workers)
+    if a.gaps:
+        more = build(range(GAPS_SEED + 1, GAPS_SEED + a.gaps + 1), extra=a.fonts == "extra",
+                     workers=a.workers, kind="gaps")
+        g, c, R, S = (np.concatenate([x, y]) for x, y in zip((g, c, R, S), more, strict=True))
     gv, cv, Rv, Sv = build(VAL_SEEDS, fonts=available_fonts(TRAIN_FONTS), extra=False,
                            workers=a.workers)
     X, Xv = prepare(g, c), prepare(gv, cv)
@@ -274,7 +285,7 @@ def main(argv=None):
     z = outputs(p, Xv)
     T = temperature(z, Rv, Sv)
     meta = {"temperature": T, "input": [4, 40, 32], "widths": list(WIDTHS), "hidden": HIDDEN,
-            "scenes": a.scenes, "epochs": a.epochs, "fonts": a.fonts,
+            "scenes": a.scenes, "gaps": a.gaps, "epochs": a.epochs, "fonts": a.fonts,
             "validation": scores(z, T, Rv, Sv)}
     print(f"trained in {t2 - t1:.0f} s; temperature {T}; validation: "
           f"{json.dumps(meta['validation'])}", flush=True)

@@ -128,3 +128,17 @@ def test_input_contrast_is_numpys_percentiles_of_each_crop():
     lo, hi = np.percentile(flat, (3, 97), axis=1).astype(np.float32)[:, :, None, None]
     want = np.clip((g - lo) / np.maximum(hi - lo, 12), 0, 1.2)
     assert np.array_equal(x[:, 0], want)
+
+
+def test_the_extra_training_scenes_are_gaps_layouts():
+    """``--gaps N`` (``make model``'s GAPS) adds scenes all of Gaps, whose four rows of thirteen
+    are the smallest indices a photo has: a scene from those seeds shows most of the deck's
+    index corners, taught as their cards, where a seed's own layout would show a few."""
+    from companion.vision import convnet, synth
+    fonts = synth.available_fonts(synth.TRAIN_FONTS)
+    seed = convnet.GAPS_SEED + 1
+    _, _, rank, suit = convnet.scene_crops(seed, fonts=fonts, extra=False, kind="gaps")
+    cards = {int(s) * 13 + int(r) for r, s in zip(rank, suit, strict=True) if 0 <= r < 13}
+    assert len(cards) >= 44
+    drawn = synth.make_scene(seed, fonts=fonts)
+    assert len({ix["code"] for ix in drawn.indices if ix["visible"]}) < 44
