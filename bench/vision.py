@@ -10,9 +10,9 @@ latency per 12-megapixel JPEG (decode + read + piles) on this machine.
     python bench/vision.py [--scenes N] [--latency N] [--reads N] [--base SEED]
 
 ``--base`` draws other scenes (the figures above are for the default, 7,000,000; the model
-card also quotes 7,600,000 with ``--scenes 30``, the check set, and 7,800,000 and 7,900,000
-with ``--scenes 100``, fresh draws: the default's scenes have been looked at for many
-sessions, and read better than a fresh draw).
+card also quotes 7,600,000 with ``--scenes 30``, the check set, and 7,800,000, 7,900,000
+and 8,000,000 with ``--scenes 100``, fresh draws: the default's scenes have been looked at
+for many sessions, and read better than a fresh draw).
 """
 
 from __future__ import annotations

@@ -94,16 +94,16 @@ def test_a_stray_reading_beside_a_card_does_not_set_the_pitch():
     assert got == {p: p for p in places}
 
 
-def test_a_steep_photos_gaps_rows_are_found_at_their_lean(monkeypatch, held_out_scene):
-    """Check-set Gaps scene 8: the rows lean some 15 degrees in the perspective undone, and
-    with rows looked for at up to 12 degrees (as before) the layout is not read exactly;
-    at up to 20 (`piles.LEAN_TURNS`) it is."""
-    from companion.vision import piles, read
+def test_a_steep_photos_gaps_rows_are_found_at_their_lean(held_out_scene):
+    """Check-set Gaps scene 8: the rows lean some 15 degrees in the perspective undone; at
+    up to 20 degrees (`piles.LEAN_TURNS`) they are found and the layout is read exactly.
+    (Until the recognizer's files of the thirty-first session, rows looked for at up to 12
+    degrees, as before, left it inexact; those files read it exactly either way, and of 120
+    held-out Gaps scenes, 7,001,000 on, none turns on it now: the case is built in
+    `test_gaps_rows_that_lean_are_four_rows`, above.)"""
+    from companion.vision import read
 
     from .test_four_colour import _bench
     sc = held_out_scene(7_601_008, "gaps")
     dets = read.read_photo(sc.image, backs=False)
     assert _bench().layout_exact(sc, dets, "gaps")[0]
-    monkeypatch.setattr(piles, "LEAN_TURNS", tuple(d for k in range(1, 13) for d in (k, -k)))
-    dets = read.read_photo(sc.image, backs=False)
-    assert not _bench().layout_exact(sc, dets, "gaps")[0]

@@ -24,11 +24,13 @@ def test_which_games_show_no_backs():
 
 def test_an_index_peeled_off_the_table_is_read_where_no_back_can_lie(held_out_scene,
                                                                      monkeypatch):
-    """Held-out Gaps scene 10: 4♠, 3♥ and K♠ are each read at one corner only, pip and glyph
-    both peeled off the table's strip; nothing read is absent from the photo. (Their lone
-    glyphs or pips are read too since, the strip beside them no longer taken for their own
-    blob, `read.LONE_BIG`, and the K♠ and 4♠ from their pips with the strip painted over,
-    `read.LONE_STRIPS`, each at its index; those are left out here, to see the pairs alone.)"""
+    """Held-out Gaps scene 10: 4♠ and 3♥ are each read at one corner only, pip and glyph
+    both peeled off the table's strip; nothing read is absent from the photo. (The K♠ was
+    too until the recognizer's files of the thirty-first session, which read it either way.
+    Their lone glyphs or pips are read too since, the strip beside them no longer taken for
+    their own blob, `read.LONE_BIG`, and the K♠ and 4♠ from their pips with the strip painted
+    over, `read.LONE_STRIPS`, each at its index; those are left out here, to see the pairs
+    alone.)"""
     from companion.cards import parse_card
     from companion.vision import read
     from companion.vision.model import load
@@ -37,7 +39,7 @@ def test_an_index_peeled_off_the_table_is_read_where_no_back_can_lie(held_out_sc
     monkeypatch.setattr(read, "LONE_STRIPS", False)
     sc = held_out_scene(7_001_010, "gaps")
     clf = load()
-    want = {parse_card(t).code for t in ("4s", "3h", "Ks")}
+    want = {parse_card(t).code for t in ("4s", "3h")}
     with_backs = read_photo(sc.image, clf, backs=True)
     without = read_photo(sc.image, clf, backs=False)
     sure = {d.code for d in without if not d.uncertain}

@@ -42,7 +42,9 @@ def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(monke
     a Q's is a third larger than most. The card's other corner, taken as so many index sizes
     away, was placed half a row step short (row 5.4 of 0-6) and the card left over; taken in
     pixels, as the cards read at both corners show it (`piles.CORNERS_IN_PIXELS`), it takes
-    its place and the layout is exact."""
+    its place and the layout is exact. (The recognizer's files of the thirty-first session
+    read the Q♠'s upright corner too, so the layout is exact either way now; of 150 held-out
+    Pyramid scenes, 7,002,000 on, none turns on it. The photo stays, read exactly.)"""
     from companion.vision import piles
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
@@ -50,9 +52,6 @@ def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(monke
     sc = make_scene(scene, "pyramid", fonts=fonts)
     dets = read_photo(sc.image)
     truth = {c["pile"]: c["code"] for c in sc.cards}
-    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", False)
-    monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", 0.35)
-    assert not map_piles(dets, "pyramid", sc.image).piles.get(place)
     monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", True)
     reading = map_piles(dets, "pyramid", sc.image)
     placed = {name: ds[0].code for name, ds in reading.piles.items() if ds}
@@ -81,18 +80,16 @@ def test_a_card_read_at_one_corner_is_lent_the_other_in_pixels_where_asked(monke
 
 @pytest.mark.parametrize("seed", [7_001_120])
 def test_gaps_cards_read_at_one_corner_are_placed_by_pixels(monkeypatch, held_out_scene, seed):
-    """Held-out Gaps scene 120: with the lent corners in index sizes the layout is not read
-    exactly; in pixels (`piles.LEND_IN_PIXELS`) it is. (Scene 185 showed it too until the
-    second refiner, which reads it exactly either way. Since the thirtieth session a copy
-    too many merged with its card's other corner, `read.TWIN_CORNERS`, reads it exactly
-    either way too: that is off here for the reading without the lent corners in pixels.)"""
+    """Held-out Gaps scene 120: with the lent corners in pixels (`piles.LEND_IN_PIXELS`) the
+    layout is read exactly. (In index sizes it was not, until the recognizer's files of the
+    thirty-first session, which read it exactly either way; of 120 held-out Gaps scenes,
+    7,001,000 on, none turns on it now: the case is built in the test above. Scene 185
+    showed it too until the second refiner. Read with and without `read.TWIN_CORNERS`.)"""
     from companion.vision import piles, read
 
     from .test_four_colour import _bench
     sc = held_out_scene(seed, "gaps")
-    monkeypatch.setattr(piles, "LEND_IN_PIXELS", False)
     monkeypatch.setattr(read, "TWIN_CORNERS", False)
-    assert not _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
     monkeypatch.setattr(piles, "LEND_IN_PIXELS", True)
     assert _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
     monkeypatch.setattr(read, "TWIN_CORNERS", True)
