@@ -109,6 +109,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
                                 for n, ds in piles.piles.items() for d in ds
                                 if d.inferred is not None]
             data["unread"] = _unread_piles(piles)
+            data["empty"] = piles.empty
             data["problems"] = piles.problems
             data["position"] = piles.position.to_json() if piles.position is not None else None
         echo_json(data)
@@ -151,6 +152,9 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         if piles.as_dealt:
             click.echo(f"  face-down cards not counted on {', '.join(piles.as_dealt)}: taken as "
                        "dealt")
+        if piles.empty:
+            click.echo(f"  empty: {', '.join(piles.empty)} (no card read there: the gaps the "
+                       "deal leaves, its cards put aside)")
         unread = _unread_piles(piles)
         if unread:
             click.echo(f"  no card read on {', '.join(unread)}, where the layout shows one "

@@ -28,6 +28,7 @@ class PileReading:
     face_down: dict = field(default_factory=dict)   # pile -> backs counted (None: not counted)
     room: int = 0                     # piles the columns could still shift right (t1 empty)
     as_dealt: list = field(default_factory=list)    # piles whose face-down cards are as dealt
+    empty: list = field(default_factory=list)       # places taken for the deal's gaps (Gaps)
 
 
 def _frame(dets, up, unit=None):
@@ -1612,6 +1613,7 @@ def build_position(out: PileReading, v):
             if d.uncertain:
                 out.problems.append(f"{name}: {code_text(d.code)}? uncertain "
                                     f"({d.note}, {d.confidence:.0%})")
+    _gaps_of_the_deal(out, v, piles)
     # the rest of the deck: unseen, in the stock if there is one
     used = sum(len(p["cards"]) for n, p in piles.items() if n != "s")
     if "s" in piles:
@@ -1630,6 +1632,29 @@ def build_position(out: PileReading, v):
             out.problems.append(f"position check: {flag.name.lower().replace('_', ' ')}"
                                 + (_copies_text(out, pos, v) if flag.name == "TOO_MANY_COPIES"
                                    else ""))
+
+
+def _gaps_of_the_deal(out: PileReading, v, piles) -> None:
+    """Where the deal leaves places empty and puts cards aside (Gaps: the four aces out,
+    four gaps), the places no card was read on are those gaps when there are as many of
+    them as the deal leaves, and the cards put aside lie aside (``out.empty``); the rules
+    say which: any seeded deal of the variant, against its deal unseeded (every place
+    waiting for a card). More places unread, or fewer, stay waiting: which are gaps is not
+    known."""
+    from ..rules import deal
+    sample = deal(v.key, 1).to_json()["piles"]
+    gaps = [n for n, p in sample.items() if not p["cards"] and piles.get(n, {}).get("cards")]
+    aside = {n: p for n, p in sample.items() if p["cards"] and not piles.get(n, {}).get("cards")}
+    if not gaps:
+        return
+    unread = [n for n, p in piles.items() if n not in out.piles and n not in aside
+              and p["cards"] and p["face_down"] < len(p["cards"])]
+    if len(unread) != len(gaps):
+        return
+    for n in unread:
+        piles[n] = {"cards": [], "face_down": 0}
+    piles.update(aside)
+    out.empty = unread
 
 
 def _copies_text(out: PileReading, pos, v) -> str:
