@@ -1097,9 +1097,16 @@ class Session:
             layout.entered, layout._undo = before, undo_before
             return self._last_store_error
         self._refresh_setup()
+        piles = reading.get("piles")
+        empty = [n for n in (piles.empty if piles is not None else []) if names.index(n) in plan]
         entered = "; ".join(f"{names[i]}: " + " ".join(self.card(c) for c in cs)
-                            for i, cs in plan.items())
+                            for i, cs in plan.items() if names[i] not in empty)
         lines = [f"Read from {source}: {entered}."]
+        if empty:
+            aside = " ".join(self.card(plan[names.index(n)][0]) for n in empty)
+            lines.append(f"Empty in the photo: {', '.join(empty)}, taken for the places of "
+                         f"the cards the deal puts aside ({aside}: which lay where makes no "
+                         "difference).")
         # a card read below the threshold and named from the rules is entered (nothing is
         # recorded before `start`, after the player has checked the layout) and named here
         taken = {names[i] for i in plan}

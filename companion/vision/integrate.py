@@ -247,15 +247,23 @@ def layout_plan(reading, layout) -> tuple[dict[int, list[int]], list[str]]:
     whose face-up cards were all read with confidence (pile index -> codes, bottom to top),
     and a line for each pile the player must type (uncertain cards, or not the right count).
     A card inferred from the rules counts as read: the recorder names it (nothing is recorded
-    before `start`, and the player checks the layout first)."""
+    before `start`, and the player checks the layout first). A place taken for one of the
+    deal's gaps (Gaps, the aces out: ``piles.empty``) is given a card the deal puts aside,
+    which the deal's rules then put aside again: which lay where, the photo cannot show, and
+    the layout is the same whichever."""
     piles = reading["piles"]
     got = piles.piles if piles is not None else {}
+    empty = set(piles.empty) if piles is not None else set()
+    aside = list(piles.aside) if piles is not None else []
     plan: dict[int, list[int]] = {}
     todo: list[str] = []
     for i in layout.order:
         name = layout.names[i]
         dets = got.get(name, [])
         need = layout.need(i)
+        if not dets and name in empty and need == 1 and aside:
+            plan[i] = [aside.pop(0)]
+            continue
         if not dets:
             todo.append(f"{name}: not found in the photo")
             continue

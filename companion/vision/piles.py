@@ -29,6 +29,7 @@ class PileReading:
     room: int = 0                     # piles the columns could still shift right (t1 empty)
     as_dealt: list = field(default_factory=list)    # piles whose face-down cards are as dealt
     empty: list = field(default_factory=list)       # places taken for the deal's gaps (Gaps)
+    aside: list = field(default_factory=list)       # ... and the cards the deal put aside
 
 
 def _frame(dets, up, unit=None):
@@ -1641,6 +1642,7 @@ def _gaps_of_the_deal(out: PileReading, v, piles) -> None:
     say which: any seeded deal of the variant, against its deal unseeded (every place
     waiting for a card). More places unread, or fewer, stay waiting: which are gaps is not
     known."""
+    from ..cards import Card
     from ..rules import deal
     sample = deal(v.key, 1).to_json()["piles"]
     gaps = [n for n, p in sample.items() if not p["cards"] and piles.get(n, {}).get("cards")]
@@ -1655,6 +1657,7 @@ def _gaps_of_the_deal(out: PileReading, v, piles) -> None:
         piles[n] = {"cards": [], "face_down": 0}
     piles.update(aside)
     out.empty = unread
+    out.aside = [Card.parse(c).code for p in aside.values() for c in p["cards"]]
 
 
 def _copies_text(out: PileReading, pos, v) -> str:

@@ -1,7 +1,7 @@
 """A Gaps photo: its four gaps are part of the position. The deal puts the aces aside and
 leaves four places empty (the rules say so: `companion.rules.deal`), so the places no card
 was read on are those gaps when there are four of them (`piles.PileReading.empty`), and the
-photo gives a position `hint --photo` and `scan` can use; with more places unread, which
+photo gives a position `hint --photo`, `scan` and `play` can use; with more places unread, which
 are the gaps is not known, and they stay unread.
 
 Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws them)."""
@@ -65,3 +65,30 @@ def test_a_card_not_read_leaves_five_places_unread_not_gaps(held_out_scene):
     names = less.position.engine.names
     waiting = {names[i] for i, _ in less.position.pending_reveals()}
     assert set(whole.empty) < waiting and len(waiting) == 5
+
+
+def test_play_enters_a_gaps_photo_with_its_gaps(held_out_scene, tmp_path):
+    """`scan PHOTO` in `play gaps --physical`: the photo shows the layout with the aces out;
+    its four empty places take the aces (which the deal puts aside again), so the layout is
+    complete and play starts with the gaps where the photo shows them. (Held-out Gaps scene
+    8,001,001: photographed from the near side, read exactly.)"""
+    import cv2
+
+    from companion.cards import Card
+    from companion.record.session import Session
+    sc = held_out_scene(8_001_001, "gaps")
+    path = tmp_path / "gaps.jpg"
+    cv2.imwrite(str(path), sc.image[..., ::-1])
+    places = [f"{r}{c}" for r in "abcd" for c in range(1, 14)]
+    truth = {c["pile"]: c["code"] for c in sc.cards}
+    gaps = sorted(set(places) - set(truth), key=places.index)
+    s = Session.physical("gaps", symbols=False)
+    r = s.handle(f"scan {path}")
+    assert r.ok and s.layout.complete, r.text
+    assert f"Empty in the photo: {', '.join(gaps)}" in r.text
+    assert s.handle("start").ok and s.phase == "play"
+    names = s.engine.names
+    shown = {names[i]: p[0] for i, p in enumerate(s.pos.piles) if names[i] in places and p}
+    assert shown == truth
+    aces = sorted(Card.parse(t).code for t in ("Ah", "Ac", "Ad", "As"))
+    assert sorted(s.pos.piles[names.index("x")]) == aces
