@@ -31,10 +31,10 @@ bench: $(STAMP)
 # models/README.md for how long it takes): a small convolutional network trained with JAX and
 # written as ONNX (the training tools, `pip install .[train]`, are installed into .venv first;
 # nothing at run time needs them) on 1000 scenes and GAPS more of Gaps (the smallest indices)
-# whose rank glyphs are drawn in many free typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS, installed here first where apt-get is and
-# they are missing; FONTS=train: the five DejaVu faces only), EPOCHS passes; then the refiner
-# beside it (`make refiner` alone: REFINE_SCENES scenes of their own, the same fonts, 64 hidden
-# units; about 8 minutes on one core).
+# whose rank glyphs are drawn in many free typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS,
+# installed here first where apt-get is and they are missing; FONTS=train: the five DejaVu
+# faces only), EPOCHS passes; then the refiner beside it (`make refiner` alone: REFINE_SCENES
+# scenes of their own, the same fonts, 64 hidden units; about 8 minutes on one core).
 SCENES ?= 1000
 GAPS ?= 300
 EPOCHS ?= 14

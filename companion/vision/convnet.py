@@ -8,9 +8,9 @@ replaces (rank A-K or none, suit or none). It is written as ONNX and run by ``cv
 
 1. Generate scenes with :mod:`.synth` (``--fonts extra``: the rank glyphs in many free
    typefaces; seeds 1..N, and ``--gaps`` more scenes all of Gaps, whose four rows of thirteen
-   make the smallest indices a photo has) and take every candidate the detector makes, as at run time, labelled
-   from the scene's truth (:func:`label`: an index corner at least half in view is its card);
-   all index corners and twice as many others.
+   make the smallest indices a photo has) and take every candidate the detector makes, as at
+   run time, labelled from the scene's truth (:func:`label`: an index corner at least half in
+   view is its card); all index corners and twice as many others.
 2. Train with Adam (cross-entropy on each head, a cosine learning rate, each batch shifted by
    up to 2 pixels), in JAX on the CPU (an optional training tool: ``pip install
    'companion[train]'``; nothing at run time needs it).
@@ -76,13 +76,14 @@ def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None):
 
 
 def _scene_crops(args):
-    return scene_crops(*args)
+    seed, fonts, extra, kind = args
+    return scene_crops(seed, fonts, extra, kind=kind)
 
 
 def build(seeds, fonts=None, extra=True, workers=2, kind=None):
     """The crops of many scenes, concatenated: (g, c, rank, suit)."""
     import numpy as np
-    tasks = [(s, fonts, extra, 2.0, kind) for s in seeds]
+    tasks = [(s, fonts, extra, kind) for s in seeds]
     if workers > 1:
         from multiprocessing import get_context
         with get_context("fork").Pool(workers) as pool:

@@ -1646,9 +1646,9 @@ def _gaps_of_the_deal(out: PileReading, v, piles) -> None:
     from ..rules import deal
     sample = deal(v.key, 1).to_json()["piles"]
     gaps = [n for n, p in sample.items() if not p["cards"] and piles.get(n, {}).get("cards")]
-    aside = {n: p for n, p in sample.items() if p["cards"] and not piles.get(n, {}).get("cards")}
     if not gaps:
         return
+    aside = {n: p for n, p in sample.items() if p["cards"] and not piles.get(n, {}).get("cards")}
     unread = [n for n, p in piles.items() if n not in out.piles and n not in aside
               and p["cards"] and p["face_down"] < len(p["cards"])]
     if len(unread) != len(gaps):
