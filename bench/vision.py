@@ -25,7 +25,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
 
 KINDS = {"klondike": "klondike", "gaps": "gaps", "pyramid": "pyramid"}
 
@@ -189,15 +190,16 @@ def main(argv=None):
     ap.add_argument("--base", type=int, default=7_000_000,
                     help="first scene seed (Klondike; Gaps +1000, Pyramid +2000)")
     a = ap.parse_args(argv)
+    from companion.vision.synth import add_font_dir
+    add_font_dir(os.path.join(ROOT, "tests", "fonts"))   # the held-out faces, shipped
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
-        print("no held-out font installed (apt-get install fonts-liberation2 fonts-croscore)")
+        print("the held-out fonts are missing from tests/fonts")
         return 1
     missing = [n for n in HELDOUT_FONTS if not available_fonts([n])]
     if missing:
-        print(f"warning: held-out fonts not installed, so not in the test set: "
-              f"{', '.join(missing)} (apt-get install fonts-liberation2 fonts-croscore; "
-              f"`make bench-vision` does it): the figures are not comparable",
+        print(f"warning: held-out fonts missing from tests/fonts, so not in the test set: "
+              f"{', '.join(missing)}: the figures are not comparable",
               file=sys.stderr)
     clf = load()
     print(f"held-out fonts: {', '.join(os.path.basename(f) for f in fonts)}")

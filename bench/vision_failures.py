@@ -161,6 +161,8 @@ def main(argv=None):
                          "Pyramid +2000; the check set: 7600000)")
     ap.add_argument("--all", action="store_true", help="print every pile of a failed scene")
     a = ap.parse_args(argv)
+    from companion.vision.synth import add_font_dir
+    add_font_dir(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "fonts"))   # the held-out faces, shipped
     fonts = available_fonts(HELDOUT_FONTS)
     clf = load()
     classes: Counter = Counter()

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from companion.cli import main
+from companion.vision import synth
+
+# The faces the vision tests draw their scenes in ship with the suite (tests/fonts/README.md), so
+# a scene is the same on every machine, whatever fonts it has installed.
+synth.add_font_dir(os.path.join(os.path.dirname(__file__), "fonts"))
 
 
 @pytest.fixture(autouse=True)

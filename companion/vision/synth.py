@@ -73,8 +73,20 @@ EXTRA_FONT_PACKAGES = ("fonts-noto-core", "fonts-roboto-unhinted", "fonts-open-s
                        "fonts-dejavu-extra")
 
 
+# Folders searched before all others (add_font_dir): the test suite and the benchmarks ship the
+# exact faces their scenes are drawn in, so a scene never depends on what the machine has.
+_SHIPPED_FONT_DIRS: list[str] = []
+
+
+def add_font_dir(path: str) -> None:
+    """Search ``path`` for fonts before the package's and the system's folders."""
+    path = os.path.abspath(path)
+    if path not in _SHIPPED_FONT_DIRS:
+        _SHIPPED_FONT_DIRS.insert(0, path)
+
+
 def find_font(name: str) -> str | None:
-    for d in (FONT_DIR, *SYSTEM_FONT_DIRS, *EXTRA_FONT_DIRS):
+    for d in (*_SHIPPED_FONT_DIRS, FONT_DIR, *SYSTEM_FONT_DIRS, *EXTRA_FONT_DIRS):
         p = os.path.join(d, name)
         if os.path.exists(p):
             return p

@@ -14,8 +14,8 @@ def held_out_scene():
     from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
     fonts = available_fonts(HELDOUT_FONTS)
     if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
+        pytest.skip("the held-out fonts (tests/fonts) are not all "
+                    "there: the scene would be drawn in another font")
 
     def scene(seed, kind="klondike"):
         return make_scene(seed, kind, fonts=fonts)

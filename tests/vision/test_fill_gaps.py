@@ -158,8 +158,8 @@ def _held_out(scene):
     from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
     fonts = available_fonts(HELDOUT_FONTS)
     if len(fonts) != len(HELDOUT_FONTS):
-        pytest.skip("the held-out fonts (Debian fonts-liberation2, fonts-croscore) are not "
-                    "all installed: the scene is drawn in another font")
+        pytest.skip("the held-out fonts (tests/fonts) are not all "
+                    "there: the scene would be drawn in another font")
     sc = make_scene(7_000_000 + scene, "klondike", fonts=fonts)
     # the cards these tests look for were missed by the earlier (HOG) recognizer, which still
     # ships; the convolutional one reads most of them at once, and the second look is for

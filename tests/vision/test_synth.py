@@ -120,3 +120,14 @@ def test_every_extra_font_draws_its_index_inside_the_truth():
             assert inside > 0 and inside >= 0.97 * above_pip, (font, code)
             pip_ink = ink[int(pip[1]):int(np.ceil(pip[3])) + 1, int(pip[0]):int(np.ceil(pip[2])) + 1]
             assert pip_ink.mean() > 0.2, (font, code)
+
+
+def test_the_suites_scenes_are_drawn_in_faces_that_ship_with_it():
+    """A test scene must be the same on every machine: each face the tests and benchmarks draw
+    in is found in tests/fonts or the package, never taken from whatever the system has."""
+    from companion.vision import synth
+    tests_fonts = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fonts")
+    shipped = (os.path.abspath(tests_fonts), os.path.abspath(synth.FONT_DIR))
+    for name in synth.HELDOUT_FONTS + synth.TRAIN_FONTS + synth.WIDE_FONTS:
+        path = synth.find_font(name)
+        assert path and os.path.dirname(os.path.abspath(path)) in shipped, name
