@@ -17,6 +17,15 @@ import click
 
 MAX_POSITION_BYTES = 1_000_000
 MAX_MOVES_BYTES = 10_000_000
+SOURCES_DOC = "docs/rules.md"
+"""Where the project says what each variant's sources (S0, PySolFC 150 ...) are: it ships
+with the repository, unlike the research notes the rules were first drawn from."""
+
+
+def source_line(v, label: str = "source") -> str:
+    """``source: S0 Klondike, S2 (what each is: docs/rules.md in the companion repository)``;
+    ASCII only, as any terminal can print it."""
+    return f"{label}: {v.source} (what each is: {SOURCES_DOC} in the companion repository)"
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import VARIANT, display, display_flags, echo_json
+from .common import VARIANT, display, display_flags, echo_json, source_line
 
 
 @click.command()
@@ -49,7 +49,7 @@ def variants(variant, as_json):
                 click.echo(f"  {o['name']} = {o['default']}  [{values}]  {o['help']}")
         else:
             click.echo("options: none")
-        click.echo(f"source: {item['source']}")
+        click.echo(source_line(v))
         return
     width = max(len(i["key"]) for i in items)
     for i in items:

@@ -12,6 +12,7 @@ from .common import (
     load_variant_or_fail,
     option_flag,
     parse_options,
+    source_line,
 )
 
 
@@ -60,4 +61,4 @@ def rules(variant, options, as_json):
         for o in specs:
             mark = "" if o["value"] == o["default"] else f" (default {o['default']})"
             click.echo(f"  {o['name']} = {o['value']}{mark}: {o['help']}")
-    click.echo(f"\nSource: {v.source}")
+    click.echo("\n" + source_line(v, "Source"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -46,14 +47,24 @@ def _positive(ctx, param, value):
                    "default: no limit).")
 @click.option("--memory", "memory_mb", type=MEGABYTES, default=1024.0, show_default=True,
               callback=_positive, help="About how many MB the table of positions may take.")
+@click.option("--format", "fmt", type=click.Choice(["numbered", "line"]), default=None,
+              help="How a winning line is printed: 'numbered' (numbered moves, wrapped to "
+                   "the terminal's width; the default in a terminal) or 'line' (one line, "
+                   "moves separated by commas, as `companion check` reads it; the default "
+                   "when the output is redirected).")
+@click.option("--moves-file", "moves_out", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write a winning line to FILE, one move per line (the --after moves "
+                   "first), as `companion check VARIANT --seed N --moves-file FILE` reads it.")
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def solve(variant, seed, position_file, after, options, timeout, nodes, memory_mb, as_json):
+def solve(variant, seed, position_file, after, options, timeout, nodes, memory_mb, fmt,
+          moves_out, as_json):
     """Solve a deal of VARIANT: a winning line, a proof of loss, or unknown.
 
     The solver knows every card (thoughtful play, as in the published win
-    rates). A won deal prints the winning line, which `companion check`
-    replays move by move; a lost verdict is printed only with a proof
+    rates). A won deal prints the winning line, numbered in a terminal,
+    which `companion check` replays move by move (--moves-file FILE writes
+    it for check to read); a lost verdict is printed only with a proof
     (every reachable position searched, or a card that can never move);
     unknown means the budget ran out (or Ctrl-C stopped the search; in a
     terminal a line on stderr counts the seconds meanwhile).
@@ -65,11 +76,13 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     Examples:
       companion solve klondike --seed 42
       companion solve solitaire --seed 7 --timeout 60 --json
-      companion solve klondike --seed 42 --option draw=1 > line.txt
+      companion solve klondike --seed 42 --option draw=1 --moves-file line.txt
       companion check klondike --seed 42 --option draw=1 --moves-file line.txt
     """
     from ..solver.search import Limits, SolverError
     from ..solver.search import solve as run_solve
+    if moves_out is not None:
+        _check_writable(moves_out)
     pos = start_position(variant, seed, position_file, parse_options(options))
     played = play_after(pos, after, as_json=as_json)
     watch = _Watch(timeout, show=not as_json and sys.stderr.isatty())
@@ -85,7 +98,13 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
         echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
                    "seed": pos.seed, "after": played, **r.to_json()})
     elif r.verdict == "won":
-        click.echo(", ".join(r.moves) if r.moves else "(already won)")
+        if not r.moves:
+            click.echo("(already won)")
+        elif (fmt or ("numbered" if _to_terminal() else "line")) == "numbered":
+            for row in numbered(r.moves, shutil.get_terminal_size((80, 24)).columns):
+                click.echo(row)
+        else:
+            click.echo(", ".join(r.moves))
         first = f" after the {_count(len(played), 'move')} of --after" if played else ""
         click.echo(f"# won in {_count(len(r.moves), 'move')}{first} "
                    f"({_count(r.nodes, 'position')}, {r.seconds:.1f} s)", err=True)
@@ -97,8 +116,79 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
         spent = (f"{r.seconds:.1f} s" if counted
                  else f"{_count(r.nodes, 'position')}, {r.seconds:.1f} s")
         click.echo(display().text(f"# {r.verdict.capitalize()}: {reason} ({spent})."))
+    if moves_out is not None:
+        if r.verdict == "won":
+            replay = _replay_command(pos, seed, position_file, moves_out)
+            _write_moves(moves_out, played, r.moves, replay)
+            if not as_json:
+                click.echo(f"# wrote the line to {moves_out}: {replay} replays it", err=True)
+        elif not as_json:
+            click.echo(f"# no winning line, so nothing was written to {moves_out}", err=True)
     if r.verdict != "won":
         click.get_current_context().exit(1)
+
+
+def _to_terminal() -> bool:
+    return bool(getattr(sys.stdout, "isatty", lambda: False)())
+
+
+def numbered(moves: list[str], width: int) -> list[str]:
+    """``moves`` numbered from 1 and laid out in rows across (``  1. t1 f    2. s``), as many
+    to a row as fit in ``width`` columns (at least one)."""
+    num = len(str(len(moves)))
+    cell = max(len(m) for m in moves)
+    per_row = max(1, (width - 1) // (num + 2 + cell + 3))
+    rows = []
+    for start in range(0, len(moves), per_row):
+        cells = [f"{k + 1:>{num}}. {moves[k]:<{cell}}"
+                 for k in range(start, min(start + per_row, len(moves)))]
+        rows.append(("   ".join(cells)).rstrip())
+    return rows
+
+
+def _check_writable(path: str) -> None:
+    """Refuse before the search a moves file that could not be written after it."""
+    import os
+    if path == "-":
+        raise click.BadParameter(
+            "'-' is standard output: to print the line as `companion check` reads it, use "
+            "--format line (or redirect it: > line.txt)", param_hint="--moves-file")
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise click.BadParameter(f"{path}: there is no folder {folder}: create it first, or "
+                                 f"give a path in a folder that exists",
+                                 param_hint="--moves-file")
+    if target.exists() and not target.is_file():
+        raise click.BadParameter(f"{path} is not a file: give a file name such as line.txt",
+                                 param_hint="--moves-file")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise click.BadParameter(f"{path}: no permission to write there: give a path in a "
+                                 f"folder you can write to", param_hint="--moves-file")
+
+
+def _replay_command(pos, seed, position_file, path: str) -> str:
+    """The `companion check` command that replays the written moves file."""
+    import shlex
+    v = pos.variant
+    start = f"--seed {seed}" if seed is not None else f"--position {shlex.quote(position_file)}"
+    opts = "".join(f" --option {k}={v.option_text(k)}" for k in v.changed_options())
+    return f"companion check {v.key} {start}{opts} --moves-file {shlex.quote(path)}"
+
+
+def _write_moves(path: str, after: list[str], moves: list[str], replay: str) -> None:
+    """One move per line, as check reads them; # lines say what the file is."""
+    lines = [f"# a winning line of {_count(len(moves), 'move')}; {replay} replays it"]
+    if after:
+        lines += [f"# the {_count(len(after), 'move')} of --after", *after,
+                  "# then the solver's line"]
+    lines += moves
+    try:
+        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write {path}: {exc.strerror or exc}: give a path in a folder you can "
+            f"write to (the line was printed above)") from None
 
 
 class _Watch:

@@ -90,6 +90,13 @@ def deal_lines(v) -> list[str]:
     return engine_deal_lines(v)
 
 
+def layout_legend(v) -> str:
+    """The caption beside "Layout": the engine's names for the piles of ``v``
+    (companion.rules.describe.layout_legend)."""
+    from ..rules.describe import layout_legend as engine_layout_legend
+    return engine_layout_legend(v)
+
+
 def notation_rows(v) -> list[tuple[str, str]]:
     """The move notation a player of ``v`` needs, as (text, meaning) rows: the engine's own
     table, as `companion rules` prints it."""
@@ -463,6 +470,20 @@ def _caption_lines(pen: _Pen, text: str, size: float, width: float) -> list[str]
     return lines
 
 
+def _clause_lines(pen: _Pen, text: str, size: float, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken after ``;`` where it can be (a
+    clause too long for a line is wrapped at spaces)."""
+    lines: list[str] = []
+    clauses = text.split("; ")
+    for k, clause in enumerate(clauses):
+        clause += ";" if k < len(clauses) - 1 else ""
+        if lines and pen.width(lines[-1] + " " + clause, size) <= width:
+            lines[-1] += " " + clause
+        else:
+            lines += pen.wrap(clause, size, width)
+    return lines
+
+
 def _footer(pen: _Pen, pos, x: float, width: float, page_no: int, pages: int) -> None:
     from .. import __version__
     st = pen.st
@@ -502,13 +523,17 @@ def _setup_page(pen: _Pen, pos, paper: tuple[float, float], date: str) -> None:
         for p in listed:
             list_h += _flow(pen, _listed_tokens(pen, p), x, 0.0, width, 7.8, 9.5, False) + 12.5
     notes_h = 11.0 * len(layout(pos).notes)
-    room = ph - MARGIN - 20 - y - 20 - 8 - stack_h - list_h - notes_h
+    # the variant's own piles, as the engine names them; wrapped beside the heading if long
+    indent = pen.width("Layout", 11.0, BOLD) + 8
+    legend = _clause_lines(pen, layout_legend(v), 7.5, width - indent)
+    legend_h = 9.0 * (len(legend) - 1)
+    room = ph - MARGIN - 20 - y - 20 - 8 - stack_h - list_h - notes_h - legend_h
     diagram = layout(pos, aspect=width / max(room, 100))
 
-    _heading(pen, x, y + 12, "Layout",
-             "pile names are those you type (t1, f1, s, w ...); face-down cards are backs "
-             "with their identity in small print")
-    y += 20
+    _heading(pen, x, y + 12, "Layout", legend[0])
+    for k, line in enumerate(legend[1:], 1):
+        pen.text(x + indent, y + 12 + 9.0 * k, line, 7.5, FONT, st.grey)
+    y += 20 + legend_h
     s = min(MAX_CARD, width / diagram.width, max(room - 4, 60) / diagram.height)
     dx = x + (width - diagram.width * s) / 2
     _draw_diagram(pen, diagram, dx, y, s)

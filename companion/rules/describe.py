@@ -68,6 +68,52 @@ def deal_lines(v) -> list[str]:
     return lines
 
 
+def layout_legend(v) -> str:
+    """What a setup sheet says beside "Layout": every pile of ``v`` by the name the player
+    types, grouped by what it is (``tableau t1-t7, foundations f1-f4, stock s, waste w``), and,
+    only where the deal puts cards face down, how those are drawn."""
+    from ..cards import UNKNOWN
+    from .deal import lay_out
+    eng = v.engine()
+    names = eng.names
+    nf = len(eng.F)
+    groups: list[tuple[str, list[int]]] = [
+        ("tableau", list(eng.T)),
+        ("discard pile" if v.pairs else "foundations" if nf > 1 else "foundation",
+         list(eng.F)),
+        ("reserve", list(eng.R)),
+        ("pyramid" if v.pyramid else "line", list(eng.P)),
+    ]
+    parts = [f"{what} {_where(names, piles)}" for what, piles in groups if piles]
+    named = {i for _, piles in groups for i in piles}
+    if v.gaps:
+        g = v.gaps
+        cells = [i for i, n in enumerate(names) if n[0] in "abcdefgh" and n[1:].isdigit()]
+        # the whole grid in a few words: "rows a1-a13 to d1-d13"
+        first = _where(names, cells[:g.columns])
+        last = _where(names, cells[-g.columns:])
+        parts.append(f"rows {first} to {last}" if g.rows > 1 else f"row {first}")
+        named.update(cells)
+    for what, i in (("stock", eng.S), ("waste", eng.W)):
+        if i >= 0:
+            parts.append(f"{what} {names[i]}")
+            named.add(i)
+    if eng.X >= 0:
+        removed = [s.rank for s in v.deal if s.step == "remove"]
+        what = f"the {_plural(removed[0])} put aside" if removed else "cards put aside"
+        parts.append(f"{what} {names[eng.X]}")
+        named.add(eng.X)
+    # a pile of a kind not named above still gets its name on the list
+    rest = [i for i in range(len(names)) if i not in named]
+    if rest:
+        parts.append(f"other piles {_where(names, rest)}")
+    text = "pile names as you type them: " + ", ".join(parts)
+    _, down = lay_out(v, [UNKNOWN] * v.deck_size)
+    if any(down):
+        text += "; face-down cards are backs, named in small print"
+    return text
+
+
 def describe(v) -> list[str]:
     lines: list[str] = []
     ranks = v.rank_values

@@ -103,6 +103,56 @@ def test_every_pile_and_card_is_on_the_sheet(every_variant):
         assert dealt <= set(got["diagram"]) | set(got["listed"]), key
 
 
+def layout_caption(frags: list[str], pile_names) -> str:
+    """The caption beside the "Layout" heading: its lines up to the diagram's first pile."""
+    start = frags.index("Layout") + 1
+    end = next(k for k in range(start, len(frags)) if frags[k] in pile_names)
+    return " ".join(frags[start:end])
+
+
+def caption_piles(caption: str) -> set[str]:
+    """The pile names a layout caption lists: ``t1-t7`` is seven, ``rows a1-a13 to d1-d13``
+    fifty-two, a lone ``s`` one."""
+    listed = caption.split(":", 1)[1].split(";")[0]
+    ranges = re.compile(r"\b([a-z])(\d+)-\1(\d+)(?: to ([a-z])\d+-\4\d+)?")
+    out: set[str] = set()
+    for m in ranges.finditer(listed):
+        for row in range(ord(m[1]), ord(m[4] or m[1]) + 1):
+            out |= {f"{chr(row)}{i}" for i in range(int(m[2]), int(m[3]) + 1)}
+    return out | set(re.findall(r"\b[a-z]\d*\b", ranges.sub("", listed)))
+
+
+def test_layout_caption_names_this_variants_piles(every_variant):
+    positions, _, pages = every_variant
+    for pos, (frags, _) in zip(positions, pages, strict=True):
+        names = pos.engine.names
+        caption = layout_caption(frags, set(names))
+        key = pos.variant.identity
+        # exactly the piles the player types, no other variant's
+        assert caption_piles(caption) == set(names), (key, caption)
+        # backs are mentioned only where the deal has face-down cards
+        assert ("face-down" in caption) == any(pos.down), (key, caption)
+
+
+@pytest.mark.parametrize("key, shown, not_shown", [
+    ("gaps", ["rows a1-a13 to d1-d13", "aces put aside x"], ["t1", "f1", "face-down"]),
+    ("pyramid", ["pyramid p1-p28", "stock s", "waste w", "discard pile f", "face-down"],
+     ["t1", "f1"]),
+    ("klondike", ["tableau t1-t7", "foundations f1-f4", "stock s", "waste w", "face-down"],
+     []),
+    ("streets-and-alleys", ["tableau t1-t8", "foundations f1-f4"],
+     ["stock", "waste", "face-down"]),
+])
+def test_layout_caption_of_one_variant(key, shown, not_shown):
+    pos = deal(key, 1)
+    reader = pypdf.PdfReader(io.BytesIO(render_sheets([pos], date=DATE, play_page=False)))
+    caption = layout_caption(fragments(reader.pages[0]), set(pos.engine.names))
+    for text in shown:
+        assert text in caption, caption
+    for text in not_shown:
+        assert not re.search(rf"\b{text}\b", caption), caption
+
+
 def test_stacking_order_is_printed_and_deals_the_layout(every_variant):
     positions, _, pages = every_variant
     for pos, (frags, _) in zip(positions, pages, strict=True):
