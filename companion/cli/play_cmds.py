@@ -733,14 +733,21 @@ def _write_atomic(path: str, text: str) -> None:
 @click.command("import")
 @click.argument("record_file", type=click.Path(dir_okay=False, allow_dash=True),
                 metavar="FILE")
+@click.option("--again", is_flag=True,
+              help="Store the game even if the database holds the same game already (a "
+                   "second copy, which `companion stats` then counts twice).")
 @db_option
 @json_option
-def import_cmd(record_file, db, as_json):
+def import_cmd(record_file, again, db, as_json):
     """Read a game record (as `companion export` writes it) into the database.
 
     Every header is checked and every move replayed through the rules
     engine; the first problem is reported with its line number, and nothing
     is stored.
+
+    A game the database holds already (the same variant, options, deal or
+    start layout, moves, result and date) is not stored twice: import says
+    which game it is; --again stores a second copy anyway.
 
     \b
     Examples:
@@ -770,15 +777,27 @@ def import_cmd(record_file, db, as_json):
         game = read_record(text)
     except RecordError as exc:
         raise RecordError(f"{name}, {exc}") from None
-    with _store(db) as store:
-        gid = store.import_game(variant=game.variant, options=game.options, seed=game.seed,
-                                deal_version=game.deal_version, name=game.name,
-                                start=game.start, started_at=game.started_at,
-                                entries=game.entries, result=game.result,
-                                termination=game.termination, score=game.score,
-                                notes=game.notes)
-        path = store.path
+    from ..record.store import DuplicateGame
     moves = sum(1 for _, rev in game.entries if not rev)
+    with _store(db) as store:
+        try:
+            gid = store.import_game(variant=game.variant, options=game.options,
+                                    seed=game.seed, deal_version=game.deal_version,
+                                    name=game.name, start=game.start,
+                                    started_at=game.started_at, entries=game.entries,
+                                    result=game.result, termination=game.termination,
+                                    score=game.score, notes=game.notes, again=again)
+        except DuplicateGame as dup:
+            import shlex
+            deal = "physical deal" if game.seed is None else f"seed {game.seed}"
+            raise RecordError(
+                f"{name} is already stored as game {dup.game_id} in {store.path} "
+                f"({game.variant}, {deal}, {_plural(moves, 'move')}, "
+                f"{game.result or 'in progress'}): nothing was imported. `companion show "
+                f"{dup.game_id}` shows it; to store a second copy anyway (counted twice by "
+                f"`companion stats`), type `companion import {shlex.quote(record_file)} "
+                f"--again{f' --db {shlex.quote(db)}' if db else ''}`.") from None
+        path = store.path
     if as_json:
         echo_json({"game": gid, "variant": game.variant, "seed": game.seed, "moves": moves,
                    "result": game.result, "db": path})

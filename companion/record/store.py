@@ -164,6 +164,32 @@ class GameRow:
                 f"lists them).")
 
 
+class DuplicateGame(StoreError):
+    """An import of a game the database holds already (``game_id``); nothing was stored."""
+
+    def __init__(self, game_id: int):
+        self.game_id = game_id
+        super().__init__(f"the same game is stored already as game {game_id}")
+
+
+def _loads(text):
+    """JSON text as data for comparing (None stays None; unreadable text stays text)."""
+    if text is None or not isinstance(text, str):
+        return text
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _minute(stamp: str | None) -> str | None:
+    """A stored UTC stamp to the minute, for comparing."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return stamp
+
+
 _GAME_COLUMNS = ("id, name, variant, options, seed, deal_version, start, phase, started_at, "
                  "updated_at, ended_at, result, termination, score")
 
@@ -405,11 +431,19 @@ class Store:
                     name: str | None, start: str | None, started_at: str | None,
                     entries: list[tuple[str, bool]], result: str | None,
                     termination: str | None, score: int | None,
-                    notes: list[tuple[int, str, str]] = ()) -> int:
+                    notes: list[tuple[int, str, str]] = (), again: bool = False) -> int:
         """A whole game in one transaction (the importer has replayed it already); ``notes``
-        are (entries before it, kind, text)."""
+        are (entries before it, kind, text).
+
+        A game already stored with the same content (see :meth:`_same_game`) raises
+        :class:`DuplicateGame`, unless ``again`` asks for a second copy."""
         stamp = now()
         with self._transaction() as conn:
+            if not again:
+                same = self._same_game(conn, variant, options, seed, deal_version, start,
+                                       started_at, entries, result)
+                if same is not None:
+                    raise DuplicateGame(same)
             cur = conn.execute(
                 "INSERT INTO games (name, variant, options, seed, deal_version, start, phase, "
                 "started_at, updated_at, ended_at, result, termination, score) "
@@ -425,6 +459,30 @@ class Store:
                 "INSERT INTO notes (game_id, ply, kind, text, at) VALUES (?, ?, ?, ?, ?)",
                 [(gid, ply, kind, text, stamp) for ply, kind, text in notes])
         return gid
+
+    @staticmethod
+    def _same_game(conn, variant, options, seed, deal_version, start, started_at, entries,
+                   result) -> int | None:
+        """The first stored game with this content: variant, options, seed (or the typed start
+        layout), moves with their reveals, result, and start time to the minute (a record's
+        Date has no seconds; a record without one matches any time). The name and notes are
+        labels, not the game."""
+        rows = conn.execute(
+            "SELECT id, options, start, started_at FROM games g WHERE variant = ? AND "
+            "seed IS ? AND deal_version = ? AND phase = 'play' AND result IS ? AND "
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) = ? ORDER BY id",
+            (variant, seed, deal_version, result, len(entries))).fetchall()
+        want_moves = [(text, bool(rev)) for text, rev in entries]
+        for gid, stored_options, stored_start, stored_at in rows:
+            if _loads(stored_options) != options or _loads(start) != _loads(stored_start):
+                continue
+            if started_at and _minute(started_at) != _minute(stored_at):
+                continue
+            moves = [(t, bool(rv)) for t, rv in conn.execute(
+                "SELECT text, reveal FROM moves WHERE game_id = ? ORDER BY ply", (gid,))]
+            if moves == want_moves:
+                return int(gid)
+        return None
 
     def game(self, game_id: int) -> GameRow:
         rows = self._games("WHERE g.id = ?", (game_id,))

@@ -252,9 +252,42 @@ def test_export_then_import_round_trips(run, db_path, tmp_path):
     path = tmp_path / "game.txt"
     assert run("export", "1", "-o", str(path), "--db", db_path)[0] == 0
     assert path.read_text() == first
-    code, out, _ = run("import", str(path), "--db", db_path, "--json")
+    # the same database holds this game already: a copy is stored only on request
+    code, _, err = run("import", str(path), "--db", db_path, "--json")
+    assert code == 1 and "already stored as game 1" in err
+    code, out, _ = run("import", str(path), "--db", db_path, "--json", "--again")
     assert code == 0 and json.loads(out)["game"] == 2
     assert run("export", "2", "--db", db_path)[1] == first
+
+
+def test_importing_the_same_record_twice_stores_it_once(run, db_path, tmp_path):
+    # issue 49: the second import stored a copy, and stats counted the game twice
+    seed, moves = lost_game()
+    path = tmp_path / "lost.txt"
+    path.write_text(_record(None, moves, "lost", str(seed), "passes=1")
+                    .replace('[Result', '[Date "2026-05-09 20:31"]\n[Result'))
+    assert run("import", str(path), "--db", db_path)[0] == 0
+    code, out, err = run("import", str(path), "--db", db_path)
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert f"{path} is already stored as game 1" in err and "nothing was imported" in err
+    assert f"`companion import {path} --again --db {db_path}`" in err
+    code, out, _ = run("stats", "--db", db_path, "--json")
+    assert json.loads(out)[0]["games"] == 1 and json.loads(out)[0]["lost"] == 1
+    # a second copy only on request
+    code, out, _ = run("import", str(path), "--db", db_path, "--again", "--json")
+    assert code == 0 and json.loads(out)["game"] == 2
+    assert "--again" in run("import", "--help")[1]
+    # another game is not the same record: another date, fewer moves, another variant option
+    other = tmp_path / "other.txt"
+    for text in (path.read_text().replace("2026-05-09 20:31", "2026-05-10 09:00"),
+                 _record(None, moves[:-1], "*", str(seed), "passes=1"),
+                 _record(None, moves[:1], "*", str(seed))):
+        other.write_text(text)
+        assert run("import", str(other), "--db", db_path)[0] == 0, text
+    # a record with no date is the same game at any time
+    code, _, err = run("import", str(other), "--db", db_path)
+    assert code == 1 and "already stored as game 5" in err
+    assert len(json.loads(run("games", "--db", db_path, "--json")[1])) == 5
 
 
 def test_import_refuses_a_record_that_does_not_replay(run, db_path, tmp_path):
@@ -366,10 +399,11 @@ def test_a_dealing_error_note_survives_export_and_import(run, db_path, tmp_path)
     assert "1. s {Dealing error at w, card 3 from the bottom: expected 6♠, found 5♠.}" in first
     path = tmp_path / "game.txt"
     path.write_text(first)
-    assert run("import", str(path), "--db", db_path)[0] == 0
-    code, out, _ = run("show", "2", "--db", db_path)
+    other = str(tmp_path / "other.sqlite3")   # this database holds the game already
+    assert run("import", str(path), "--db", other)[0] == 0
+    code, out, _ = run("show", "1", "--db", other)
     assert "Note after move 1: Dealing error at w, card 3 from the bottom" in out
-    assert run("export", "2", "--db", db_path)[1] == first
+    assert run("export", "1", "--db", other)[1] == first
 
 
 def test_import_refuses_a_move_played_before_the_turned_up_card_is_named(run, db_path,
