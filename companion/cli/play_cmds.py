@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 
 import click
@@ -28,26 +29,40 @@ from .common import (
 
 
 class _GameId(click.ParamType):
-    """A stored game's id: a whole number from 1 (`companion games` lists them)."""
+    """A stored game's id: a whole number from 1 (`companion games` lists them).
+
+    Any whole number converts; one no game can have (below 1, or beyond SQLite's integers)
+    is refused by :func:`check_game_id`, once the database can say which ids it holds."""
 
     name = "ID"
 
     def convert(self, value, param, ctx):
         if isinstance(value, int):
-            n = value
-        else:
-            text = str(value).strip()
-            if not text.isdigit():
-                self.fail(f"{value!r}: a game id must be a number; see `companion games` for "
-                          f"the games and their ids", param, ctx)
-            n = int(text)
-        if n < 1:
-            self.fail(f"{value!r}: game ids start at 1; see `companion games` for the games "
-                      f"and their ids", param, ctx)
-        return n
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            self.fail(f"{value!r}: a game id must be a number; see `companion games` for "
+                      f"the games and their ids", param, ctx)
+        return int(text)
 
 
 GAME_ID = _GameId()
+
+
+def check_game_id(game_id: int, db) -> None:
+    """A usage error (exit 2) for a number no game can have, naming the ids there are."""
+    from ..record.store import MAX_GAME_ID, open_store, resolve_path
+    if 1 <= game_id <= MAX_GAME_ID:
+        return
+    path = resolve_path(db)
+    if path.exists():
+        with open_store(db, create=False) as store:
+            where, there = f" in {path}", f"{store.numbering()} (`companion games` lists them)"
+    else:
+        where, there = "", (f"there is no game database at {path} yet (`companion play` "
+                            f"starts one, `companion games` lists them)")
+    start = "game ids start at 1, and " if game_id < 1 else ""
+    raise click.BadParameter(f"no game {game_id}{where}: {start}{there}", param_hint="ID")
 
 
 def db_option(f):
@@ -311,6 +326,7 @@ def _open_session(game_id, db):
     from ..record.session import Session
     from ..record.store import GameLog
     from ..rules import Position, deal
+    check_game_id(game_id, db)
     d = display()
     store = _store(db, create=False)
     try:
@@ -424,6 +440,7 @@ def _echo_table(rows, right=frozenset()) -> None:
 def _load_game(game_id, db):
     """(row, variant, start position, entries) of a stored game, for show/replay/export."""
     from ..record.games import load_game
+    check_game_id(game_id, db)
     with _store(db, create=False) as store:
         game = load_game(store, game_id)
     return game.row, game.variant, game.start, game.entries
@@ -691,6 +708,7 @@ def export(game_id, output, db):
     from ..record import StoreError
     from ..record.format import game_headers, write_record
     from ..record.games import load_game
+    check_game_id(game_id, db)
     with _store(db, create=False) as store:
         game = load_game(store, game_id)
     row, v, entries = game.row, game.variant, game.entries

@@ -155,12 +155,8 @@ class VariantOrGame(click.ParamType):
         if isinstance(value, tuple):
             return value
         text = str(value).strip()
-        if text.isdigit():
-            gid = int(text)
-            if gid < 1:
-                self.fail("game ids start at 1: `companion games` lists the saved games",
-                          param, ctx)
-            return ("game", gid)
+        if re.fullmatch(r"[+-]?[0-9]+", text):   # -5 is a number, though no game's
+            return ("game", int(text))
         from ..errors import VariantError
         from ..rules import find_variant
         try:
@@ -296,7 +292,7 @@ def _game_position(gid, db, seed, position_file, photo, options, peek):
     (position, header line, JSON fields)."""
     from ..record.games import load_game
     from ..record.store import open_store
-    from .play_cmds import _title
+    from .play_cmds import _title, check_game_id
     given = [name for name, v in (("--seed", seed), ("--position", position_file),
                                   ("--photo", photo)) if v is not None]
     if options:
@@ -304,6 +300,7 @@ def _game_position(gid, db, seed, position_file, photo, options, peek):
     if given:
         raise click.UsageError(f"game {gid} is a saved game: it knows its deal and its "
                                f"options, so leave out {', '.join(given)}")
+    check_game_id(gid, db)
     with open_store(db, create=False) as store:
         game = load_game(store, gid)
     row = game.row

@@ -35,6 +35,9 @@ SCHEMA_VERSION = 2
 APPLICATION_ID = 0x434D504E
 """``PRAGMA application_id`` of a companion database ("CMPN"), set by the first migration."""
 
+MAX_GAME_ID = 2**63 - 1
+"""The largest id a game can have (SQLite's largest integer)."""
+
 BUSY_TIMEOUT_S = 5.0
 SQLITE_MAGIC = b"SQLite format 3\x00"
 DB_FILE_NAME = "games.sqlite3"
@@ -484,14 +487,19 @@ class Store:
                 return int(gid)
         return None
 
+    def numbering(self) -> str:
+        """Which game ids there are: "games here are numbered 1 to 3" (or one, or none)."""
+        known = self._read("SELECT MIN(id), MAX(id), COUNT(*) FROM games")[0]
+        return (f"games here are numbered {known[0]} to {known[1]}" if known[2] > 1
+                else f"game {known[0]} is the only game here" if known[2]
+                else "there are no games in it yet")
+
     def game(self, game_id: int) -> GameRow:
-        rows = self._games("WHERE g.id = ?", (game_id,))
+        # an id beyond SQLite's integers is no game (binding it would raise OverflowError)
+        in_range = 1 <= game_id <= MAX_GAME_ID
+        rows = self._games("WHERE g.id = ?", (game_id,)) if in_range else []
         if not rows:
-            known = self._read("SELECT MIN(id), MAX(id), COUNT(*) FROM games")[0]
-            hint = (f"games here are numbered {known[0]} to {known[1]}" if known[2] > 1
-                    else f"game {known[0]} is the only game here" if known[2]
-                    else "there are no games in it yet")
-            raise StoreError(f"no game {game_id} in {self.path}: {hint} "
+            raise StoreError(f"no game {game_id} in {self.path}: {self.numbering()} "
                              f"(`companion games` lists them)")
         row = rows[0]
         if row.problem:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from rechelp import lost_game, near_won
 
+from companion.record import StoreError
 from companion.rules import deal
 
 ROW = "ah kd 2s qc 3d 4c 5h"  # the seven face-up cards of a physical Klondike layout
@@ -115,6 +116,27 @@ def test_a_game_id_that_is_not_a_number(run, db_path, command, bad, says):
     code, out, err = run(command, bad, "--db", db_path)
     assert code == 2 and says in err and "`companion games`" in err
     assert "integer range" not in err
+
+
+@pytest.mark.parametrize("bad", ["99999999999999999999", "9223372036854775808", "-5"])
+@pytest.mark.parametrize("command", ["resume", "show", "replay", "export", "hint"])
+def test_a_number_no_game_can_have_is_a_usage_error_naming_the_games(run, db_path, command,
+                                                                      bad):
+    # issue 49: a huge number was an "Internal error: OverflowError", -5 "must be a number"
+    for seed in ("1", "2"):
+        run("play", "klondike", "--seed", seed, "--db", db_path, stdin="s\n")
+    code, out, err = run(command, "--db", db_path, "--", bad)
+    assert code == 2 and out == ""
+    assert f"no game {bad} in {db_path}: " in err and "games here are numbered 1 to 2" in err
+    assert ("game ids start at 1" in err) == bad.startswith("-")
+    assert "Internal error" not in err and "must be a number" not in err
+    assert "Traceback" not in err
+
+
+def test_a_store_asked_for_a_game_beyond_sqlite_integers_says_there_is_none(store):
+    with pytest.raises(StoreError, match=r"no game 99999999999999999999 in .*: there are no "
+                                         r"games in it yet"):
+        store.game(99999999999999999999)
 
 
 def test_hint_for_a_game_waiting_for_a_card_says_what_to_do_and_fails(run, db_path):
