@@ -56,7 +56,7 @@ def check_game_id(game_id: int, db) -> None:
         return
     path = resolve_path(db)
     if path.exists():
-        with open_store(db, create=False) as store:
+        with open_store(db, read_only=True) as store:
             where, there = f" in {path}", f"{store.numbering()} (`companion games` lists them)"
     else:
         where, there = "", (f"there is no game database at {path} yet (`companion play` "
@@ -83,9 +83,9 @@ def moves_file_option(f):
              "standard input) instead of the keyboard.")(f)
 
 
-def _store(db, create: bool = True):
+def _store(db, create: bool = True, read_only: bool = False):
     from ..record.store import open_store
-    return open_store(db, create=create)
+    return open_store(db, create=create, read_only=read_only)
 
 
 def _title(variant, seed) -> str:
@@ -400,7 +400,7 @@ def games(variant_filter, db, as_json):
         else:
             click.echo(f"No games yet ({path} does not exist): `companion play` starts one.")
         return
-    with _store(db, create=False) as store:
+    with _store(db, read_only=True) as store:
         rows = store.games(variant_filter)
     if as_json:
         echo_json([_row_json(r) | {"identity": _identity(r)} for r in rows])
@@ -441,7 +441,7 @@ def _load_game(game_id, db):
     """(row, variant, start position, entries) of a stored game, for show/replay/export."""
     from ..record.games import load_game
     check_game_id(game_id, db)
-    with _store(db, create=False) as store:
+    with _store(db, read_only=True) as store:
         game = load_game(store, game_id)
     return game.row, game.variant, game.start, game.entries
 
@@ -647,7 +647,7 @@ def stats(variant, db, as_json):
     path = resolve_path(db)
     rows = []
     if path.exists():
-        with _store(db, create=False) as store:
+        with _store(db, read_only=True) as store:
             rows = store.games(variant)
     damaged = [r for r in rows if r.problem]
     rows = [r for r in rows if not r.problem]
@@ -709,7 +709,7 @@ def export(game_id, output, db):
     from ..record.format import game_headers, write_record
     from ..record.games import load_game
     check_game_id(game_id, db)
-    with _store(db, create=False) as store:
+    with _store(db, read_only=True) as store:
         game = load_game(store, game_id)
     row, v, entries = game.row, game.variant, game.entries
     try:

@@ -301,7 +301,7 @@ def _game_position(gid, db, seed, position_file, photo, options, peek):
         raise click.UsageError(f"game {gid} is a saved game: it knows its deal and its "
                                f"options, so leave out {', '.join(given)}")
     check_game_id(gid, db)
-    with open_store(db, create=False) as store:
+    with open_store(db, read_only=True) as store:
         game = load_game(store, gid)
     row = game.row
     if peek and row.seed is None:

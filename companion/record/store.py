@@ -13,7 +13,9 @@ Safety rules:
 * several ``companion`` processes may use one database at once (WAL readers never block, writers
   wait up to :data:`BUSY_TIMEOUT_S`);
 * a write that fails (read-only file or folder, full disk) is rolled back and reported; the
-  caller keeps the game as it was.
+  caller keeps the game as it was;
+* commands that only read open the database read-only (``mode=ro``), so they work in a
+  read-only file or folder too.
 """
 
 from __future__ import annotations
@@ -167,6 +169,10 @@ class GameRow:
                 f"lists them).")
 
 
+class _NeedsUpgrade(Exception):
+    """A database opened read-only whose schema is older than this companion's."""
+
+
 class DuplicateGame(StoreError):
     """An import of a game the database holds already (``game_id``); nothing was stored."""
 
@@ -201,25 +207,46 @@ class Store:
     """One open game database. Use :func:`open_store`; close with :meth:`close` or ``with``."""
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True,
-                 make_folder: bool = False):
+                 make_folder: bool = False, read_only: bool = False):
         self.path = str(path)
         self.make_folder = make_folder
         """Create a missing folder for a new database (only for the default place: a path the
         player chose in a folder that does not exist is refused, a typo is not a new folder)."""
         self.memory = self.path == ":memory:"
+        self.read_only = read_only and not self.memory
+        """Opened only to read (SQLite's mode=ro), so that a read-only file or folder still
+        reads; every write is then refused by SQLite."""
         self._conn: sqlite3.Connection | None = None
         if not self.memory:
-            self._precheck(create)
+            self._precheck(create and not self.read_only)
+        upgrade = False
+        if self.read_only:
+            try:
+                self._open_read_only()
+                return
+            except _NeedsUpgrade:   # an older schema is upgraded once, which writes
+                self.close()
+                self.read_only, upgrade = False, True
         try:
-            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
-                                         isolation_level=None)
-        except sqlite3.Error as exc:
-            raise self._error(exc, "open") from None
-        try:
-            self._open()
-        except BaseException:
-            self.close()
-            raise
+            try:
+                self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
+                                             isolation_level=None)
+            except sqlite3.Error as exc:
+                raise self._error(exc, "open") from None
+            try:
+                self._open()
+            except BaseException:
+                self.close()
+                raise
+        except StoreError as exc:
+            if not upgrade or "read-only" not in str(exc):
+                raise
+            raise StoreError(
+                f"{self.path} was written by an older companion: this one upgrades it once "
+                f"(a write) before it can read it, and it is read-only here. Nothing was "
+                f"changed. Make the file and its folder writable for one command (e.g. "
+                f"`companion games`), or copy it to a writable folder and give it with --db "
+                f"PATH.") from None
 
     # ------------------------------------------------------------------ opening
     def _precheck(self, create: bool) -> None:
@@ -258,17 +285,55 @@ class Store:
                 f"untouched. Choose another file with --db PATH or COMPANION_DB, or move this "
                 f"one away.")
 
+    def _newer_text(self, version: int) -> str:
+        return (f"{self.path} was written by a newer companion (database schema version "
+                f"{version}; this companion reads versions up to {SCHEMA_VERSION}). It was "
+                f"left untouched: upgrade companion (pip install -U companion), or use "
+                f"another file with --db PATH.")
+
+    def _connect_read_only(self, flags: str) -> sqlite3.Connection:
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro" + flags
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # opens it for real
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open_read_only(self) -> None:
+        try:
+            try:
+                self._conn = self._connect_read_only("")
+            except sqlite3.OperationalError as exc:
+                low = str(exc).lower()
+                wal = Path(self.path + "-wal")
+                if not ("readonly" in low or "unable to open" in low) or (
+                        wal.exists() and wal.stat().st_size):
+                    raise
+                # A read-only folder: SQLite cannot make the WAL's -shm file there. With no
+                # WAL pending, the database file alone holds every game, so read it as is.
+                self._conn = self._connect_read_only("&immutable=1")
+            version = self._version()
+        except sqlite3.Error as exc:
+            self.close()
+            raise self._error(exc, "open") from None
+        except BaseException:
+            self.close()
+            raise
+        if version > SCHEMA_VERSION:
+            self.close()
+            raise StoreError(self._newer_text(version))
+        if version < SCHEMA_VERSION:
+            raise _NeedsUpgrade
+
     def _open(self) -> None:
         conn = self._conn
         assert conn is not None
         try:
             version = self._version()
             if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path} was written by a newer companion (database schema version "
-                    f"{version}; this companion reads versions up to {SCHEMA_VERSION}). It was "
-                    f"left untouched: upgrade companion (pip install -U companion), or use "
-                    f"another file with --db PATH.")
+                raise StoreError(self._newer_text(version))
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA synchronous = FULL")
             if version < SCHEMA_VERSION:
@@ -344,6 +409,19 @@ class Store:
         msg = str(exc)
         low = msg.lower()
         where = self.path
+        folder = Path(where).parent
+        if not self.memory and not self.read_only and folder.is_dir() \
+                and not os.access(folder, os.W_OK) \
+                and ("readonly" in low or "read-only" in low or "unable to open" in low):
+            # SQLite writes its journal (-wal, -shm) beside the database
+            what = ("write to the game database" if Path(where).exists()
+                    else "create the game database")
+            return StoreError(
+                f"cannot {what} {where}: its folder {folder} is read-only, and SQLite keeps "
+                f"its journal files beside the database. Nothing was changed. `companion "
+                f"games`, `show`, `stats` and `export` still read it; to record, make the "
+                f"folder writable, or copy the database to a writable folder and give it with "
+                f"--db PATH or COMPANION_DB.")
         if "readonly" in low or "read-only" in low or "attempt to write" in low:
             return StoreError(
                 f"cannot write to the game database {where}: it is read-only ({msg}). Nothing "
@@ -633,16 +711,20 @@ class Store:
         self.close()
 
 
-def open_store(path: str | os.PathLike | None = None, *, create: bool = True) -> Store:
-    """The database at ``path`` (or the default one); ``create=False`` for read-only commands,
-    which then fail with a clear message when there is no database yet.
+def open_store(path: str | os.PathLike | None = None, *, create: bool = True,
+               read_only: bool = False) -> Store:
+    """The database at ``path`` (or the default one); ``create=False`` for commands that
+    need an existing one, which then fail with a clear message when there is none yet;
+    ``read_only=True`` (implies ``create=False``) for those that only read, so that they work
+    on a database in a read-only file or folder.
 
     The user data folder is created for the default database; a database the player placed
     (``--db PATH``, ``COMPANION_DB``) in a folder that does not exist is refused."""
     if path == ":memory:":
         return Store(":memory:", create=create)
     chosen = bool(path) or bool(os.environ.get("COMPANION_DB", "").strip())
-    return Store(resolve_path(path), create=create, make_folder=not chosen)
+    return Store(resolve_path(path), create=create, make_folder=not chosen,
+                 read_only=read_only)
 
 
 class GameLog:
