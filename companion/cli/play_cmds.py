@@ -735,6 +735,8 @@ def _write_atomic(path: str, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".companion-", suffix=".tmp", dir=folder)
         try:
+            if hasattr(os, "fchmod"):   # mkstemp's file is private (600): give the usual mode
+                os.fchmod(fd, _file_mode(path))
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
                 fh.flush()
@@ -746,6 +748,17 @@ def _write_atomic(path: str, text: str) -> None:
             raise
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _file_mode(path: str) -> int:
+    """The permissions the file keeps (it exists) or gets as a new file under the umask."""
+    import os
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 @click.command("import")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -310,6 +311,26 @@ def test_importing_the_same_record_twice_stores_it_once(run, db_path, tmp_path):
     code, _, err = run("import", str(other), "--db", db_path)
     assert code == 1 and "already stored as game 5" in err
     assert len(json.loads(run("games", "--db", db_path, "--json")[1])) == 5
+
+
+@pytest.mark.skipif(not hasattr(os, "fchmod"), reason="POSIX permissions")
+def test_export_to_a_file_gets_the_mode_a_new_file_gets(run, db_path, tmp_path):
+    # issue 49: `export -o` wrote mode 600 where `>` and `sheet -o` give 644 (umask 022)
+    run("play", "klondike", "--seed", "1", "--db", db_path, stdin="s\n")
+    old = os.umask(0o022)
+    try:
+        assert run("export", "1", "-o", str(tmp_path / "a.txt"), "--db", db_path)[0] == 0
+        os.umask(0o027)
+        assert run("export", "1", "-o", str(tmp_path / "b.txt"), "--db", db_path)[0] == 0
+        kept = tmp_path / "c.txt"   # a file written over keeps its mode, as with `>`
+        kept.write_text("old")
+        kept.chmod(0o604)
+        assert run("export", "1", "-o", str(kept), "--db", db_path)[0] == 0
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir() if p.suffix == ".txt"}
+    assert modes == {"a.txt": 0o644, "b.txt": 0o640, "c.txt": 0o604}
+    assert kept.read_text().startswith('[Variant "klondike"]')
 
 
 def test_import_refuses_a_record_that_does_not_replay(run, db_path, tmp_path):
