@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 
 import click
@@ -28,26 +29,40 @@ from .common import (
 
 
 class _GameId(click.ParamType):
-    """A stored game's id: a whole number from 1 (`companion games` lists them)."""
+    """A stored game's id: a whole number from 1 (`companion games` lists them).
+
+    Any whole number converts; one no game can have (below 1, or beyond SQLite's integers)
+    is refused by :func:`check_game_id`, once the database can say which ids it holds."""
 
     name = "ID"
 
     def convert(self, value, param, ctx):
         if isinstance(value, int):
-            n = value
-        else:
-            text = str(value).strip()
-            if not text.isdigit():
-                self.fail(f"{value!r}: a game id must be a number; see `companion games` for "
-                          f"the games and their ids", param, ctx)
-            n = int(text)
-        if n < 1:
-            self.fail(f"{value!r}: game ids start at 1; see `companion games` for the games "
-                      f"and their ids", param, ctx)
-        return n
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            self.fail(f"{value!r}: a game id must be a number; see `companion games` for "
+                      f"the games and their ids", param, ctx)
+        return int(text)
 
 
 GAME_ID = _GameId()
+
+
+def check_game_id(game_id: int, db) -> None:
+    """A usage error (exit 2) for a number no game can have, naming the ids there are."""
+    from ..record.store import MAX_GAME_ID, open_store, resolve_path
+    if 1 <= game_id <= MAX_GAME_ID:
+        return
+    path = resolve_path(db)
+    if path.exists():
+        with open_store(db, read_only=True) as store:
+            where, there = f" in {path}", f"{store.numbering()} (`companion games` lists them)"
+    else:
+        where, there = "", (f"there is no game database at {path} yet (`companion play` "
+                            f"starts one, `companion games` lists them)")
+    start = "game ids start at 1, and " if game_id < 1 else ""
+    raise click.BadParameter(f"no game {game_id}{where}: {start}{there}", param_hint="ID")
 
 
 def db_option(f):
@@ -68,9 +83,9 @@ def moves_file_option(f):
              "standard input) instead of the keyboard.")(f)
 
 
-def _store(db, create: bool = True):
+def _store(db, create: bool = True, read_only: bool = False):
     from ..record.store import open_store
-    return open_store(db, create=create)
+    return open_store(db, create=create, read_only=read_only)
 
 
 def _title(variant, seed) -> str:
@@ -311,6 +326,7 @@ def _open_session(game_id, db):
     from ..record.session import Session
     from ..record.store import GameLog
     from ..rules import Position, deal
+    check_game_id(game_id, db)
     d = display()
     store = _store(db, create=False)
     try:
@@ -384,7 +400,7 @@ def games(variant_filter, db, as_json):
         else:
             click.echo(f"No games yet ({path} does not exist): `companion play` starts one.")
         return
-    with _store(db, create=False) as store:
+    with _store(db, read_only=True) as store:
         rows = store.games(variant_filter)
     if as_json:
         echo_json([_row_json(r) | {"identity": _identity(r)} for r in rows])
@@ -424,7 +440,8 @@ def _echo_table(rows, right=frozenset()) -> None:
 def _load_game(game_id, db):
     """(row, variant, start position, entries) of a stored game, for show/replay/export."""
     from ..record.games import load_game
-    with _store(db, create=False) as store:
+    check_game_id(game_id, db)
+    with _store(db, read_only=True) as store:
         game = load_game(store, game_id)
     return game.row, game.variant, game.start, game.entries
 
@@ -630,7 +647,7 @@ def stats(variant, db, as_json):
     path = resolve_path(db)
     rows = []
     if path.exists():
-        with _store(db, create=False) as store:
+        with _store(db, read_only=True) as store:
             rows = store.games(variant)
     damaged = [r for r in rows if r.problem]
     rows = [r for r in rows if not r.problem]
@@ -691,7 +708,8 @@ def export(game_id, output, db):
     from ..record import StoreError
     from ..record.format import game_headers, write_record
     from ..record.games import load_game
-    with _store(db, create=False) as store:
+    check_game_id(game_id, db)
+    with _store(db, read_only=True) as store:
         game = load_game(store, game_id)
     row, v, entries = game.row, game.variant, game.entries
     try:
@@ -717,6 +735,8 @@ def _write_atomic(path: str, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".companion-", suffix=".tmp", dir=folder)
         try:
+            if hasattr(os, "fchmod"):   # mkstemp's file is private (600): give the usual mode
+                os.fchmod(fd, _file_mode(path))
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
                 fh.flush()
@@ -730,17 +750,35 @@ def _write_atomic(path: str, text: str) -> None:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _file_mode(path: str) -> int:
+    """The permissions the file keeps (it exists) or gets as a new file under the umask."""
+    import os
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 @click.command("import")
 @click.argument("record_file", type=click.Path(dir_okay=False, allow_dash=True),
                 metavar="FILE")
+@click.option("--again", is_flag=True,
+              help="Store the game even if the database holds the same game already (a "
+                   "second copy, which `companion stats` then counts twice).")
 @db_option
 @json_option
-def import_cmd(record_file, db, as_json):
+def import_cmd(record_file, again, db, as_json):
     """Read a game record (as `companion export` writes it) into the database.
 
     Every header is checked and every move replayed through the rules
     engine; the first problem is reported with its line number, and nothing
     is stored.
+
+    A game the database holds already (the same variant, options, deal or
+    start layout, moves, result and date) is not stored twice: import says
+    which game it is; --again stores a second copy anyway.
 
     \b
     Examples:
@@ -770,15 +808,27 @@ def import_cmd(record_file, db, as_json):
         game = read_record(text)
     except RecordError as exc:
         raise RecordError(f"{name}, {exc}") from None
-    with _store(db) as store:
-        gid = store.import_game(variant=game.variant, options=game.options, seed=game.seed,
-                                deal_version=game.deal_version, name=game.name,
-                                start=game.start, started_at=game.started_at,
-                                entries=game.entries, result=game.result,
-                                termination=game.termination, score=game.score,
-                                notes=game.notes)
-        path = store.path
+    from ..record.store import DuplicateGame
     moves = sum(1 for _, rev in game.entries if not rev)
+    with _store(db) as store:
+        try:
+            gid = store.import_game(variant=game.variant, options=game.options,
+                                    seed=game.seed, deal_version=game.deal_version,
+                                    name=game.name, start=game.start,
+                                    started_at=game.started_at, entries=game.entries,
+                                    result=game.result, termination=game.termination,
+                                    score=game.score, notes=game.notes, again=again)
+        except DuplicateGame as dup:
+            import shlex
+            deal = "physical deal" if game.seed is None else f"seed {game.seed}"
+            raise RecordError(
+                f"{name} is already stored as game {dup.game_id} in {store.path} "
+                f"({game.variant}, {deal}, {_plural(moves, 'move')}, "
+                f"{game.result or 'in progress'}): nothing was imported. `companion show "
+                f"{dup.game_id}` shows it; to store a second copy anyway (counted twice by "
+                f"`companion stats`), type `companion import {shlex.quote(record_file)} "
+                f"--again{f' --db {shlex.quote(db)}' if db else ''}`.") from None
+        path = store.path
     if as_json:
         echo_json({"game": gid, "variant": game.variant, "seed": game.seed, "moves": moves,
                    "result": game.result, "db": path})

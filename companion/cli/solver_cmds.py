@@ -245,12 +245,8 @@ class VariantOrGame(click.ParamType):
         if isinstance(value, tuple):
             return value
         text = str(value).strip()
-        if text.isdigit():
-            gid = int(text)
-            if gid < 1:
-                self.fail("game ids start at 1: `companion games` lists the saved games",
-                          param, ctx)
-            return ("game", gid)
+        if re.fullmatch(r"[+-]?[0-9]+", text):   # -5 is a number, though no game's
+            return ("game", int(text))
         from ..errors import VariantError
         from ..rules import find_variant
         try:
@@ -386,7 +382,7 @@ def _game_position(gid, db, seed, position_file, photo, options, peek):
     (position, header line, JSON fields)."""
     from ..record.games import load_game
     from ..record.store import open_store
-    from .play_cmds import _title
+    from .play_cmds import _title, check_game_id
     given = [name for name, v in (("--seed", seed), ("--position", position_file),
                                   ("--photo", photo)) if v is not None]
     if options:
@@ -394,7 +390,8 @@ def _game_position(gid, db, seed, position_file, photo, options, peek):
     if given:
         raise click.UsageError(f"game {gid} is a saved game: it knows its deal and its "
                                f"options, so leave out {', '.join(given)}")
-    with open_store(db, create=False) as store:
+    check_game_id(gid, db)
+    with open_store(db, read_only=True) as store:
         game = load_game(store, gid)
     row = game.row
     if peek and row.seed is None:
@@ -444,7 +441,8 @@ def _photo_position(variant, seed, position_file, photo, options, as_json):
               help="Most positions per deal (default: no limit).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="JSONL file the results are appended to as they come; seeds already in "
-                   "it are skipped, so an interrupted survey resumes. "
+                   "it are skipped, so an interrupted survey resumes, but those left unknown "
+                   "with a smaller budget (--timeout, --nodes) are solved again. "
                    "Default: survey-VARIANT.jsonl.")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run the deals on a Dask distributed cluster (tcp://host:8786) instead of "
@@ -454,7 +452,9 @@ def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, a
     """Solve a range of seeded deals of VARIANT and report the win rate.
 
     Deals are solved in parallel, one line per deal is appended to the
-    results file as it comes, and a progress line is written to stderr. The
+    results file as it comes, and a progress line is written to stderr. Run
+    again, it resumes: a deal already in the file is kept, but one left
+    unknown with a smaller budget is solved again with this one. The
     report gives the observed win rate (won of the deals settled) and, apart,
     a 95 % Wilson interval that counts the unknown deals both ways (as lost
     for its low end, as won for its high end), also as centre ± half-width,
@@ -481,10 +481,19 @@ def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, a
         click.echo(("\r" + line + "   ") if tty else line, err=True, nl=not tty)
 
     from ..solver.search import SolverError
-    from ..solver.survey import read_done
+    from ..solver.survey import budget_text, budgets_text, read_done, record_budget
+    budget = budget_text(timeout, nodes)
+    retried: list[dict] = []
+
+    def retrying(records: list[dict]) -> None:
+        retried.extend(records)
+        click.echo(f"Solving again {_count(len(records), 'deal')} left unknown in {path} "
+                   f"with a smaller budget ({budgets_text(records)}), now at {budget}.",
+                   err=True)
+
     try:
         recs = run(v.key, opts, seeds, seconds=timeout, nodes=nodes, jobs=jobs, out=path,
-                   progress=progress, scheduler=scheduler)
+                   progress=progress, scheduler=scheduler, retrying=retrying)
     except KeyboardInterrupt:
         done = read_done(path, v.identity)
         saved = sum(1 for s in seeds if s in done)
@@ -498,10 +507,29 @@ def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, a
     if tty:
         click.echo("", err=True)
     t = tally(recs.values())
+    # an unknown is only as good as its budget: say which unknowns had another one
+    unknown = [r for r in recs.values() if r.get("verdict") == "unknown"]
+    other = [r for r in unknown if record_budget(r) != (timeout, nodes)]
     if as_json:
+        groups: dict = {}
+        for r in unknown:
+            had = record_budget(r)
+            groups[had] = groups.get(had, 0) + 1
         echo_json({"variant": v.identity, "seeds": seeds_text, "timeout": timeout,
-                   "out": str(path), **t.to_json()})
+                   "nodes": nodes, "out": str(path), **t.to_json(), "retried": len(retried),
+                   "unknown_budgets": [
+                       {"timeout": None if had is None else had[0],
+                        "nodes": None if had is None else had[1],
+                        "recorded": had is not None, "unknown": n}
+                       for had, n in groups.items()]})
         return
-    click.echo(f"{v.name} ({v.identity}), seeds {seeds_text}, {timeout:g} s per deal: "
-               f"{t.text()}")
+    click.echo(f"{v.name} ({v.identity}), seeds {seeds_text}, {budget}: {t.text()}")
+    if retried:
+        click.echo(f"{_count(len(retried), 'deal')} left unknown with a smaller budget "
+                   f"({budgets_text(retried)}) {'was' if len(retried) == 1 else 'were'} "
+                   f"solved again at {budget}.")
+    if other:
+        click.echo(f"Of the {_count(len(unknown), 'unknown deal')}, {len(other)} "
+                   f"{'is' if len(other) == 1 else 'are'} from an earlier run with another "
+                   f"budget: {budgets_text(other)}.")
     click.echo(f"results in {path}")

@@ -5,7 +5,7 @@ a hint for game ID::
 
     from companion.record.games import load_game
     from companion.record.store import open_store
-    with open_store(None, create=False) as store:
+    with open_store(None, read_only=True) as store:
         game = load_game(store, 3)
     pos = game.position()          # after every stored move, replayed by the engine
 """

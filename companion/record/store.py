@@ -13,7 +13,9 @@ Safety rules:
 * several ``companion`` processes may use one database at once (WAL readers never block, writers
   wait up to :data:`BUSY_TIMEOUT_S`);
 * a write that fails (read-only file or folder, full disk) is rolled back and reported; the
-  caller keeps the game as it was.
+  caller keeps the game as it was;
+* commands that only read open the database read-only (``mode=ro``), so they work in a
+  read-only file or folder too.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ SCHEMA_VERSION = 2
 
 APPLICATION_ID = 0x434D504E
 """``PRAGMA application_id`` of a companion database ("CMPN"), set by the first migration."""
+
+MAX_GAME_ID = 2**63 - 1
+"""The largest id a game can have (SQLite's largest integer)."""
 
 BUSY_TIMEOUT_S = 5.0
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -164,6 +169,36 @@ class GameRow:
                 f"lists them).")
 
 
+class _NeedsUpgrade(Exception):
+    """A database opened read-only whose schema is older than this companion's."""
+
+
+class DuplicateGame(StoreError):
+    """An import of a game the database holds already (``game_id``); nothing was stored."""
+
+    def __init__(self, game_id: int):
+        self.game_id = game_id
+        super().__init__(f"the same game is stored already as game {game_id}")
+
+
+def _loads(text):
+    """JSON text as data for comparing (None stays None; unreadable text stays text)."""
+    if text is None or not isinstance(text, str):
+        return text
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _minute(stamp: str | None) -> str | None:
+    """A stored UTC stamp to the minute, for comparing."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return stamp
+
+
 _GAME_COLUMNS = ("id, name, variant, options, seed, deal_version, start, phase, started_at, "
                  "updated_at, ended_at, result, termination, score")
 
@@ -172,25 +207,46 @@ class Store:
     """One open game database. Use :func:`open_store`; close with :meth:`close` or ``with``."""
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True,
-                 make_folder: bool = False):
+                 make_folder: bool = False, read_only: bool = False):
         self.path = str(path)
         self.make_folder = make_folder
         """Create a missing folder for a new database (only for the default place: a path the
         player chose in a folder that does not exist is refused, a typo is not a new folder)."""
         self.memory = self.path == ":memory:"
+        self.read_only = read_only and not self.memory
+        """Opened only to read (SQLite's mode=ro), so that a read-only file or folder still
+        reads; every write is then refused by SQLite."""
         self._conn: sqlite3.Connection | None = None
         if not self.memory:
-            self._precheck(create)
+            self._precheck(create and not self.read_only)
+        upgrade = False
+        if self.read_only:
+            try:
+                self._open_read_only()
+                return
+            except _NeedsUpgrade:   # an older schema is upgraded once, which writes
+                self.close()
+                self.read_only, upgrade = False, True
         try:
-            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
-                                         isolation_level=None)
-        except sqlite3.Error as exc:
-            raise self._error(exc, "open") from None
-        try:
-            self._open()
-        except BaseException:
-            self.close()
-            raise
+            try:
+                self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
+                                             isolation_level=None)
+            except sqlite3.Error as exc:
+                raise self._error(exc, "open") from None
+            try:
+                self._open()
+            except BaseException:
+                self.close()
+                raise
+        except StoreError as exc:
+            if not upgrade or "read-only" not in str(exc):
+                raise
+            raise StoreError(
+                f"{self.path} was written by an older companion: this one upgrades it once "
+                f"(a write) before it can read it, and it is read-only here. Nothing was "
+                f"changed. Make the file and its folder writable for one command (e.g. "
+                f"`companion games`), or copy it to a writable folder and give it with --db "
+                f"PATH.") from None
 
     # ------------------------------------------------------------------ opening
     def _precheck(self, create: bool) -> None:
@@ -229,17 +285,55 @@ class Store:
                 f"untouched. Choose another file with --db PATH or COMPANION_DB, or move this "
                 f"one away.")
 
+    def _newer_text(self, version: int) -> str:
+        return (f"{self.path} was written by a newer companion (database schema version "
+                f"{version}; this companion reads versions up to {SCHEMA_VERSION}). It was "
+                f"left untouched: upgrade companion (pip install -U companion), or use "
+                f"another file with --db PATH.")
+
+    def _connect_read_only(self, flags: str) -> sqlite3.Connection:
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro" + flags
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # opens it for real
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open_read_only(self) -> None:
+        try:
+            try:
+                self._conn = self._connect_read_only("")
+            except sqlite3.OperationalError as exc:
+                low = str(exc).lower()
+                wal = Path(self.path + "-wal")
+                if not ("readonly" in low or "unable to open" in low) or (
+                        wal.exists() and wal.stat().st_size):
+                    raise
+                # A read-only folder: SQLite cannot make the WAL's -shm file there. With no
+                # WAL pending, the database file alone holds every game, so read it as is.
+                self._conn = self._connect_read_only("&immutable=1")
+            version = self._version()
+        except sqlite3.Error as exc:
+            self.close()
+            raise self._error(exc, "open") from None
+        except BaseException:
+            self.close()
+            raise
+        if version > SCHEMA_VERSION:
+            self.close()
+            raise StoreError(self._newer_text(version))
+        if version < SCHEMA_VERSION:
+            raise _NeedsUpgrade
+
     def _open(self) -> None:
         conn = self._conn
         assert conn is not None
         try:
             version = self._version()
             if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path} was written by a newer companion (database schema version "
-                    f"{version}; this companion reads versions up to {SCHEMA_VERSION}). It was "
-                    f"left untouched: upgrade companion (pip install -U companion), or use "
-                    f"another file with --db PATH.")
+                raise StoreError(self._newer_text(version))
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA synchronous = FULL")
             if version < SCHEMA_VERSION:
@@ -315,6 +409,19 @@ class Store:
         msg = str(exc)
         low = msg.lower()
         where = self.path
+        folder = Path(where).parent
+        if not self.memory and not self.read_only and folder.is_dir() \
+                and not os.access(folder, os.W_OK) \
+                and ("readonly" in low or "read-only" in low or "unable to open" in low):
+            # SQLite writes its journal (-wal, -shm) beside the database
+            what = ("write to the game database" if Path(where).exists()
+                    else "create the game database")
+            return StoreError(
+                f"cannot {what} {where}: its folder {folder} is read-only, and SQLite keeps "
+                f"its journal files beside the database. Nothing was changed. `companion "
+                f"games`, `show`, `stats` and `export` still read it; to record, make the "
+                f"folder writable, or copy the database to a writable folder and give it with "
+                f"--db PATH or COMPANION_DB.")
         if "readonly" in low or "read-only" in low or "attempt to write" in low:
             return StoreError(
                 f"cannot write to the game database {where}: it is read-only ({msg}). Nothing "
@@ -405,11 +512,19 @@ class Store:
                     name: str | None, start: str | None, started_at: str | None,
                     entries: list[tuple[str, bool]], result: str | None,
                     termination: str | None, score: int | None,
-                    notes: list[tuple[int, str, str]] = ()) -> int:
+                    notes: list[tuple[int, str, str]] = (), again: bool = False) -> int:
         """A whole game in one transaction (the importer has replayed it already); ``notes``
-        are (entries before it, kind, text)."""
+        are (entries before it, kind, text).
+
+        A game already stored with the same content (see :meth:`_same_game`) raises
+        :class:`DuplicateGame`, unless ``again`` asks for a second copy."""
         stamp = now()
         with self._transaction() as conn:
+            if not again:
+                same = self._same_game(conn, variant, options, seed, deal_version, start,
+                                       started_at, entries, result)
+                if same is not None:
+                    raise DuplicateGame(same)
             cur = conn.execute(
                 "INSERT INTO games (name, variant, options, seed, deal_version, start, phase, "
                 "started_at, updated_at, ended_at, result, termination, score) "
@@ -426,14 +541,43 @@ class Store:
                 [(gid, ply, kind, text, stamp) for ply, kind, text in notes])
         return gid
 
+    @staticmethod
+    def _same_game(conn, variant, options, seed, deal_version, start, started_at, entries,
+                   result) -> int | None:
+        """The first stored game with this content: variant, options, seed (or the typed start
+        layout), moves with their reveals, result, and start time to the minute (a record's
+        Date has no seconds; a record without one matches any time). The name and notes are
+        labels, not the game."""
+        rows = conn.execute(
+            "SELECT id, options, start, started_at FROM games g WHERE variant = ? AND "
+            "seed IS ? AND deal_version = ? AND phase = 'play' AND result IS ? AND "
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) = ? ORDER BY id",
+            (variant, seed, deal_version, result, len(entries))).fetchall()
+        want_moves = [(text, bool(rev)) for text, rev in entries]
+        for gid, stored_options, stored_start, stored_at in rows:
+            if _loads(stored_options) != options or _loads(start) != _loads(stored_start):
+                continue
+            if started_at and _minute(started_at) != _minute(stored_at):
+                continue
+            moves = [(t, bool(rv)) for t, rv in conn.execute(
+                "SELECT text, reveal FROM moves WHERE game_id = ? ORDER BY ply", (gid,))]
+            if moves == want_moves:
+                return int(gid)
+        return None
+
+    def numbering(self) -> str:
+        """Which game ids there are: "games here are numbered 1 to 3" (or one, or none)."""
+        known = self._read("SELECT MIN(id), MAX(id), COUNT(*) FROM games")[0]
+        return (f"games here are numbered {known[0]} to {known[1]}" if known[2] > 1
+                else f"game {known[0]} is the only game here" if known[2]
+                else "there are no games in it yet")
+
     def game(self, game_id: int) -> GameRow:
-        rows = self._games("WHERE g.id = ?", (game_id,))
+        # an id beyond SQLite's integers is no game (binding it would raise OverflowError)
+        in_range = 1 <= game_id <= MAX_GAME_ID
+        rows = self._games("WHERE g.id = ?", (game_id,)) if in_range else []
         if not rows:
-            known = self._read("SELECT MIN(id), MAX(id), COUNT(*) FROM games")[0]
-            hint = (f"games here are numbered {known[0]} to {known[1]}" if known[2] > 1
-                    else f"game {known[0]} is the only game here" if known[2]
-                    else "there are no games in it yet")
-            raise StoreError(f"no game {game_id} in {self.path}: {hint} "
+            raise StoreError(f"no game {game_id} in {self.path}: {self.numbering()} "
                              f"(`companion games` lists them)")
         row = rows[0]
         if row.problem:
@@ -567,16 +711,20 @@ class Store:
         self.close()
 
 
-def open_store(path: str | os.PathLike | None = None, *, create: bool = True) -> Store:
-    """The database at ``path`` (or the default one); ``create=False`` for read-only commands,
-    which then fail with a clear message when there is no database yet.
+def open_store(path: str | os.PathLike | None = None, *, create: bool = True,
+               read_only: bool = False) -> Store:
+    """The database at ``path`` (or the default one); ``create=False`` for commands that
+    need an existing one, which then fail with a clear message when there is none yet;
+    ``read_only=True`` (implies ``create=False``) for those that only read, so that they work
+    on a database in a read-only file or folder.
 
     The user data folder is created for the default database; a database the player placed
     (``--db PATH``, ``COMPANION_DB``) in a folder that does not exist is refused."""
     if path == ":memory:":
         return Store(":memory:", create=create)
     chosen = bool(path) or bool(os.environ.get("COMPANION_DB", "").strip())
-    return Store(resolve_path(path), create=create, make_folder=not chosen)
+    return Store(resolve_path(path), create=create, make_folder=not chosen,
+                 read_only=read_only)
 
 
 class GameLog:

@@ -1,7 +1,9 @@
 """Surveys: solve a range of seeds in parallel and report the win rate with its interval.
 
 Results are appended to a JSONL file one line per seed as they come, so an interrupted survey
-resumes by skipping the seeds already there (for the same variant and options). The win rate
+resumes by skipping the seeds already there (for the same variant and options). Each line keeps
+the budget its search had; a deal left unknown with a smaller budget than the run's is solved
+again (a won or lost verdict is a proof, whatever the budget, and stays). The win rate
 is reported as Blake & Gent do (../shared/WINNABILITY.md): two 95 % Wilson intervals, one
 counting every unknown as lost and one counting every unknown as won; the range runs from the
 lower end of the first to the upper end of the second.
@@ -121,7 +123,60 @@ def solve_seed(task: tuple[str, tuple, int, float, int | None]) -> dict:
     pos = deal(v, seed)
     r = solve(pos, Limits(seconds=seconds, nodes=nodes), short=False)
     return {"variant": v.identity, "seed": seed, "verdict": r.verdict, "nodes": r.nodes,
-            "states": r.states, "seconds": round(r.seconds, 3), "length": len(r.moves)}
+            "states": r.states, "seconds": round(r.seconds, 3), "length": len(r.moves),
+            "budget_seconds": seconds, "budget_nodes": nodes}
+
+
+def budget_text(seconds: float | None, nodes: int | None) -> str:
+    """``10 s per deal``, ``10 s and 40000 positions per deal``."""
+    parts = [f"{seconds:g} s"] if seconds is not None else []
+    if nodes is not None:
+        parts.append(f"{nodes} position{'s' if nodes != 1 else ''}")
+    return " and ".join(parts or ["no limit"]) + " per deal"
+
+
+def record_budget(rec: dict) -> tuple[float | None, int | None] | None:
+    """(seconds, nodes) a record's search had (None: no limit), or None when the record does
+    not say (a file written before budgets were kept)."""
+    seconds, nodes = rec.get("budget_seconds"), rec.get("budget_nodes")
+    if "budget_seconds" not in rec or not (
+            seconds is None or type(seconds) in (int, float)) or not (
+            nodes is None or type(nodes) is int):
+        return None
+    return seconds, nodes
+
+
+def _at_least(new, old) -> bool:
+    """Whether limit ``new`` allows at least as much as ``old`` (None: no limit)."""
+    return new is None or (old is not None and new >= old)
+
+
+def deserves_retry(rec: dict, seconds: float | None, nodes: int | None) -> bool:
+    """Whether a deal left unknown would be solved again with this budget: one at least as
+    large in time and positions, and larger in one of them. A record that does not say its
+    budget had at least the time and positions it spent, so more of both is needed."""
+    if rec.get("verdict") != UNKNOWN_VERDICT:
+        return False
+    had = record_budget(rec)
+    if had is None:
+        spent_s, spent_n = rec.get("seconds"), rec.get("nodes")
+        if type(spent_s) not in (int, float) or type(spent_n) is not int:
+            return True
+        return (seconds is None or seconds > spent_s) and (nodes is None or nodes > spent_n)
+    old_s, old_n = had
+    return _at_least(seconds, old_s) and _at_least(nodes, old_n) \
+        and (seconds, nodes) != (old_s, old_n)
+
+
+def budgets_text(records: Iterable[dict]) -> str:
+    """How many of ``records`` had each budget: ``2 at 10 s per deal, 1 at an unrecorded
+    budget``, the largest group first."""
+    counts: dict[str, int] = {}
+    for rec in records:
+        had = record_budget(rec)
+        key = "an unrecorded budget" if had is None else budget_text(*had)
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{n} at {key}" for key, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 def ignore_interrupt() -> None:
@@ -145,7 +200,9 @@ def read_done(path: Path, identity: str) -> dict[int, dict]:
             if isinstance(rec, dict) and rec.get("variant") == identity \
                     and isinstance(rec.get("seed"), int) and rec.get("verdict") in (
                         WON, LOST, UNKNOWN_VERDICT):
-                done[rec["seed"]] = rec
+                before = done.get(rec["seed"])
+                if before is None or before["verdict"] == UNKNOWN_VERDICT:  # a proof stays
+                    done[rec["seed"]] = rec
     return done
 
 
@@ -184,8 +241,11 @@ def _on_cluster(address: str, tasks: list):
 def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
         nodes: int | None = None, jobs: int | None = None, out: Path | None = None,
         progress: Callable[[str], None] | None = None,
-        scheduler: str | None = None) -> dict[int, dict]:
-    """Solve ``seeds`` (skipping those already in ``out``); every record by seed.
+        scheduler: str | None = None,
+        retrying: Callable[[list[dict]], None] | None = None) -> dict[int, dict]:
+    """Solve ``seeds``, skipping those already in ``out`` but the unknown ones whose budget
+    was smaller (:func:`deserves_retry`; ``retrying`` is told their records first); every
+    record by seed.
 
     Locally on ``jobs`` processes, or with ``scheduler`` (an address such as
     ``tcp://host:8786``) on a Dask distributed cluster: the same tasks, the same file."""
@@ -193,7 +253,12 @@ def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
     v = load_variant(key, options)
     identity = v.identity
     done = read_done(out, identity) if out is not None else {}
-    todo = [s for s in seeds if s not in done]
+    again = list({s: done[s] for s in seeds
+                  if s in done and deserves_retry(done[s], seconds, nodes)}.values())
+    if again and retrying is not None:
+        retrying(again)
+    retried = {rec["seed"] for rec in again}
+    todo = [s for s in seeds if s not in done or s in retried]
     records = {s: done[s] for s in seeds if s in done}
     tasks = [(v.key, tuple(sorted(options.items())), s, seconds, nodes) for s in todo]
     jobs = max(1, jobs or os.cpu_count() or 1)

@@ -71,7 +71,7 @@ def test_export_and_import_say_move_in_the_singular(run, three_games, tmp_path):
     path = tmp_path / "g1.txt"
     code, _, err = run("export", "1", "-o", str(path), "--db", three_games)
     assert code == 0 and "(1 move)." in err
-    code, out, _ = run("import", str(path), "--db", three_games)
+    code, out, _ = run("import", str(path), "--db", str(tmp_path / "other.sqlite3"))
     assert code == 0 and "klondike, 1 move," in out
 
 

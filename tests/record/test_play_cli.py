@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
 from rechelp import lost_game, near_won
 
+from companion.record import StoreError
 from companion.rules import deal
 
 ROW = "ah kd 2s qc 3d 4c 5h"  # the seven face-up cards of a physical Klondike layout
@@ -115,6 +117,27 @@ def test_a_game_id_that_is_not_a_number(run, db_path, command, bad, says):
     code, out, err = run(command, bad, "--db", db_path)
     assert code == 2 and says in err and "`companion games`" in err
     assert "integer range" not in err
+
+
+@pytest.mark.parametrize("bad", ["99999999999999999999", "9223372036854775808", "-5"])
+@pytest.mark.parametrize("command", ["resume", "show", "replay", "export", "hint"])
+def test_a_number_no_game_can_have_is_a_usage_error_naming_the_games(run, db_path, command,
+                                                                      bad):
+    # issue 49: a huge number was an "Internal error: OverflowError", -5 "must be a number"
+    for seed in ("1", "2"):
+        run("play", "klondike", "--seed", seed, "--db", db_path, stdin="s\n")
+    code, out, err = run(command, "--db", db_path, "--", bad)
+    assert code == 2 and out == ""
+    assert f"no game {bad} in {db_path}: " in err and "games here are numbered 1 to 2" in err
+    assert ("game ids start at 1" in err) == bad.startswith("-")
+    assert "Internal error" not in err and "must be a number" not in err
+    assert "Traceback" not in err
+
+
+def test_a_store_asked_for_a_game_beyond_sqlite_integers_says_there_is_none(store):
+    with pytest.raises(StoreError, match=r"no game 99999999999999999999 in .*: there are no "
+                                         r"games in it yet"):
+        store.game(99999999999999999999)
 
 
 def test_hint_for_a_game_waiting_for_a_card_says_what_to_do_and_fails(run, db_path):
@@ -252,9 +275,62 @@ def test_export_then_import_round_trips(run, db_path, tmp_path):
     path = tmp_path / "game.txt"
     assert run("export", "1", "-o", str(path), "--db", db_path)[0] == 0
     assert path.read_text() == first
-    code, out, _ = run("import", str(path), "--db", db_path, "--json")
+    # the same database holds this game already: a copy is stored only on request
+    code, _, err = run("import", str(path), "--db", db_path, "--json")
+    assert code == 1 and "already stored as game 1" in err
+    code, out, _ = run("import", str(path), "--db", db_path, "--json", "--again")
     assert code == 0 and json.loads(out)["game"] == 2
     assert run("export", "2", "--db", db_path)[1] == first
+
+
+def test_importing_the_same_record_twice_stores_it_once(run, db_path, tmp_path):
+    # issue 49: the second import stored a copy, and stats counted the game twice
+    seed, moves = lost_game()
+    path = tmp_path / "lost.txt"
+    path.write_text(_record(None, moves, "lost", str(seed), "passes=1")
+                    .replace('[Result', '[Date "2026-05-09 20:31"]\n[Result'))
+    assert run("import", str(path), "--db", db_path)[0] == 0
+    code, out, err = run("import", str(path), "--db", db_path)
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert f"{path} is already stored as game 1" in err and "nothing was imported" in err
+    assert f"`companion import {path} --again --db {db_path}`" in err
+    code, out, _ = run("stats", "--db", db_path, "--json")
+    assert json.loads(out)[0]["games"] == 1 and json.loads(out)[0]["lost"] == 1
+    # a second copy only on request
+    code, out, _ = run("import", str(path), "--db", db_path, "--again", "--json")
+    assert code == 0 and json.loads(out)["game"] == 2
+    assert "--again" in run("import", "--help")[1]
+    # another game is not the same record: another date, fewer moves, another variant option
+    other = tmp_path / "other.txt"
+    for text in (path.read_text().replace("2026-05-09 20:31", "2026-05-10 09:00"),
+                 _record(None, moves[:-1], "*", str(seed), "passes=1"),
+                 _record(None, moves[:1], "*", str(seed))):
+        other.write_text(text)
+        assert run("import", str(other), "--db", db_path)[0] == 0, text
+    # a record with no date is the same game at any time
+    code, _, err = run("import", str(other), "--db", db_path)
+    assert code == 1 and "already stored as game 5" in err
+    assert len(json.loads(run("games", "--db", db_path, "--json")[1])) == 5
+
+
+@pytest.mark.skipif(not hasattr(os, "fchmod"), reason="POSIX permissions")
+def test_export_to_a_file_gets_the_mode_a_new_file_gets(run, db_path, tmp_path):
+    # issue 49: `export -o` wrote mode 600 where `>` and `sheet -o` give 644 (umask 022)
+    run("play", "klondike", "--seed", "1", "--db", db_path, stdin="s\n")
+    old = os.umask(0o022)
+    try:
+        assert run("export", "1", "-o", str(tmp_path / "a.txt"), "--db", db_path)[0] == 0
+        os.umask(0o027)
+        assert run("export", "1", "-o", str(tmp_path / "b.txt"), "--db", db_path)[0] == 0
+        kept = tmp_path / "c.txt"   # a file written over keeps its mode, as with `>`
+        kept.write_text("old")
+        kept.chmod(0o604)
+        assert run("export", "1", "-o", str(kept), "--db", db_path)[0] == 0
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir() if p.suffix == ".txt"}
+    assert modes == {"a.txt": 0o644, "b.txt": 0o640, "c.txt": 0o604}
+    assert kept.read_text().startswith('[Variant "klondike"]')
 
 
 def test_import_refuses_a_record_that_does_not_replay(run, db_path, tmp_path):
@@ -366,10 +442,11 @@ def test_a_dealing_error_note_survives_export_and_import(run, db_path, tmp_path)
     assert "1. s {Dealing error at w, card 3 from the bottom: expected 6♠, found 5♠.}" in first
     path = tmp_path / "game.txt"
     path.write_text(first)
-    assert run("import", str(path), "--db", db_path)[0] == 0
-    code, out, _ = run("show", "2", "--db", db_path)
+    other = str(tmp_path / "other.sqlite3")   # this database holds the game already
+    assert run("import", str(path), "--db", other)[0] == 0
+    code, out, _ = run("show", "1", "--db", other)
     assert "Note after move 1: Dealing error at w, card 3 from the bottom" in out
-    assert run("export", "2", "--db", db_path)[1] == first
+    assert run("export", "1", "--db", other)[1] == first
 
 
 def test_import_refuses_a_move_played_before_the_turned_up_card_is_named(run, db_path,

@@ -242,6 +242,56 @@ def test_a_read_only_folder_refuses_a_new_database_clearly(tmp_path):
     assert list(folder.iterdir()) == []
 
 
+def test_a_database_in_a_read_only_folder_is_read_but_never_written(db_path):
+    with Store(db_path) as s:
+        gid = _game(s)
+        s.append(gid, 1, [("s", False)])
+    folder = Path(db_path).parent
+    before = Path(db_path).read_bytes()
+    undo = _make_read_only(folder)
+    try:
+        with Store(db_path, create=False, read_only=True) as s:
+            assert s.moves(gid) == [("s", False)] and [g.id for g in s.games()] == [gid]
+            with pytest.raises(StoreError, match="read-only"):
+                s.append(gid, 2, [("s", False)])
+        with pytest.raises(StoreError) as info:
+            Store(db_path)   # to record: says the folder is why, and that reading works
+        assert f"its folder {folder} is read-only" in str(info.value)
+        assert "`companion games`, `show`, `stats` and `export` still read it" in str(info.value)
+    finally:
+        undo()
+    assert Path(db_path).read_bytes() == before
+
+
+def test_reading_commands_work_in_a_read_only_folder_and_writing_ones_say_why_not(
+        run, db_path, tmp_path):
+    # issue 49: `games`, `show`, `stats` and `export` all failed ("unable to open database")
+    assert run("play", "klondike", "--seed", "1", "--db", db_path, stdin="s\n")[0] == 0
+    record = tmp_path / "g1.txt"
+    assert run("export", "1", "-o", str(record), "--db", db_path)[0] == 0
+    folder = Path(db_path).parent / "ro"
+    folder.mkdir()
+    db = str(folder / "games.sqlite3")
+    Path(db).write_bytes(Path(db_path).read_bytes())
+    undo = _make_read_only(folder)
+    try:
+        for args in (("games",), ("show", "1"), ("stats",), ("export", "1"),
+                     ("replay", "1", "--no-step"), ("show", "--", "-5")):
+            code, out, err = run(args[0], "--db", db, *args[1:])
+            assert code == (2 if "-5" in args else 0), (args, err)
+            assert "Traceback" not in err and "unable to open" not in err, args
+        assert "klondike" in run("games", "--db", db)[1]
+        for args, stdin in ((("play", "klondike", "--seed", "2"), "s\n"),
+                            (("resume", "1"), "s\n"), (("import", str(record), "--again"), "")):
+            code, out, err = run(*args, "--db", db, stdin=stdin)
+            assert code == 1 and "Traceback" not in err, args
+            assert f"its folder {folder} is read-only" in err and "--db PATH" in err, args
+    finally:
+        undo()
+    assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite3"]
+    assert Path(db).read_bytes() == Path(db_path).read_bytes()
+
+
 # ------------------------------------------------------------------------------ two processes
 
 WRITER = textwrap.dedent("""

@@ -85,3 +85,25 @@ def test_survey_reports_the_rate_and_writes_the_results(run, tmp_path):
                           "--nodes", "100", "--out", str(out))
     assert code == 0 and "observed win rate" in text and "[4/4]" in err
     assert len(out.read_text().splitlines()) == 4
+
+
+def test_a_resumed_survey_with_a_larger_budget_says_it_solves_the_unknowns_again(run, tmp_path):
+    # issue 49: "30 s per deal ... unknown 2" printed over the unknowns of a 10 s run
+    out = tmp_path / "s.jsonl"
+    args = ("survey", "streets-and-alleys", "--seeds", "1-4", "--jobs", "1", "--out", str(out))
+    code, text, _ = run(*args, "--nodes", "30")
+    assert code == 0 and "10 s and 30 positions per deal: won 0, lost 1, unknown 3" in text
+    code, text, err = run(*args, "--nodes", "3000")
+    assert code == 0
+    assert (f"Solving again 3 deals left unknown in {out} with a smaller budget (3 at 10 s "
+            f"and 30 positions per deal), now at 10 s and 3000 positions per deal.") in err
+    assert "10 s and 3000 positions per deal: won 2, lost 2, unknown 0 of 4" in text
+    assert "3 deals left unknown with a smaller budget (3 at 10 s and 30 positions per deal) " \
+           "were solved again at 10 s and 3000 positions per deal." in text
+    # a smaller budget keeps what is there, and says which budget an unknown had
+    out.write_text(out.read_text().replace('"verdict": "won"', '"verdict": "unknown"'))
+    code, text, err = run(*args, "--nodes", "300", "--timeout", "5")
+    assert code == 0 and "Solving again" not in err
+    assert "5 s and 300 positions per deal: won 0, lost 2, unknown 2" in text
+    assert "Of the 2 unknown deals, 2 are from an earlier run with another budget: 2 at 10 s " \
+           "and 3000 positions per deal." in text

@@ -73,6 +73,46 @@ def test_an_interrupted_survey_resumes(tmp_path):
     assert len(out.read_text().splitlines()) == 6
 
 
+def test_a_resumed_survey_solves_again_the_unknowns_a_smaller_budget_left(tmp_path,
+                                                                          monkeypatch):
+    # issue 49: a survey at 30 s over a file from a 10 s run retried nothing
+    from companion.solver import survey
+    out = tmp_path / "s.jsonl"
+    key = "streets-and-alleys"
+    first = run(key, {}, [1, 2, 3, 4], nodes=30, jobs=1, out=out)
+    assert [first[s]["verdict"] for s in (1, 2, 3, 4)] == ["unknown"] * 3 + ["lost"]
+    assert all((r["budget_seconds"], r["budget_nodes"]) == (10.0, 30) for r in first.values())
+    solved = []
+    real = survey.solve_seed
+    monkeypatch.setattr(survey, "solve_seed", lambda task: solved.append(task[2]) or real(task))
+    told = []
+    # the same budget, or a smaller one, or less of one limit: nothing is solved again
+    for seconds, nodes in ((10.0, 30), (10.0, 20), (5.0, 3000)):
+        run(key, {}, [1, 2, 3, 4], seconds=seconds, nodes=nodes, jobs=1, out=out,
+            retrying=told.append)
+    assert solved == [] and told == []
+    # a larger budget: the unknowns are solved again (and said first), the proof stays
+    recs = run(key, {}, [1, 2, 3, 4], nodes=3000, jobs=1, out=out, retrying=told.append)
+    assert sorted(solved) == [1, 2, 3] and [sorted(r["seed"] for r in told[0])] == [[1, 2, 3]]
+    assert [recs[s]["verdict"] for s in (1, 2, 3, 4)] == ["won", "lost", "won", "lost"]
+    assert survey.read_done(out, key)[1]["verdict"] == "won"
+    # a proof is never replaced by a later unknown in the file (a copied line, say)
+    with out.open("a") as fh:
+        fh.write(json.dumps({**recs[1], "verdict": "unknown"}) + "\n")
+    assert survey.read_done(out, key)[1]["verdict"] == "won"
+
+
+def test_an_unknown_from_an_older_file_is_retried_when_this_budget_exceeds_its_search():
+    from companion.solver.survey import deserves_retry
+    old = {"seed": 1, "verdict": "unknown", "nodes": 5000, "seconds": 10.02}  # no budget kept
+    assert deserves_retry(old, 30.0, None) and not deserves_retry(old, 10.0, None)
+    assert not deserves_retry(old, 30.0, 4000)   # fewer positions than it searched
+    assert not deserves_retry({**old, "verdict": "won"}, 30.0, None)
+    new = {**old, "budget_seconds": 10.0, "budget_nodes": None}
+    assert deserves_retry(new, 30.0, None) and not deserves_retry(new, 10.0, None)
+    assert not deserves_retry(new, 30.0, 10_000_000)   # a limit it did not have
+
+
 def test_parallel_survey_gives_the_same_verdicts_as_one_process(tmp_path):
     one = run("streets-and-alleys", {}, [2, 4, 9], nodes=500, jobs=1)
     two = run("streets-and-alleys", {}, [2, 4, 9], nodes=500, jobs=2)
