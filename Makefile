@@ -60,9 +60,12 @@ model: $(STAMP)
 refiner: $(STAMP)
 	$(BIN)/python -m companion.vision.refine --scenes $(REFINE_SCENES) --fonts $(FONTS) --out models
 
-# Photo-reading benchmark on scenes drawn with designs and fonts never used in training.
+# Photo-reading benchmark: scenes drawn with fonts never used in training, then with published
+# deck designs fetched from npm and PyPI (per design, and the held-out sources pooled apart).
 bench-vision: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[designs]'
 	$(BIN)/python bench/vision.py
+	$(BIN)/python bench/vision_designs.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
