@@ -694,8 +694,8 @@ def test_fix_corrects_a_misnamed_card_and_the_saved_game(store):
     assert s.handle("js").ok               # t4's new top card, named wrongly
     assert s.handle("s").ok and s.pending
     reply = s.handle("js")                 # the real J♠ turns up on the waste
-    assert not reply.ok and "fix t4 CARD first" in reply.text
-    reply = s.handle("fix t4 jc")
+    assert not reply.ok and "fix t4 js CARD first" in reply.text
+    reply = s.handle("fix t4 jc")          # J♠ is the one card face up on t4
     assert reply.ok and "Corrected the card named on t4 at move 1: J♠ → J♣" in reply.text
     assert s.handle("js").ok
     assert s.entries == ["t4 t2", "t4=jc", "s", "w=js"]
@@ -707,14 +707,61 @@ def test_fix_corrects_a_misnamed_card_and_the_saved_game(store):
 def test_fix_corrects_a_layout_card_and_refuses_one_that_breaks_a_move(store):
     s = started_klondike(store)
     assert s.handle("t4 t2").ok            # Q♣ onto K♦
-    reply = s.handle("t2=kh")              # K♥ under a black queen: still legal
+    reply = s.handle("t2=kd kh")           # K♥ under a black queen: still legal
     assert reply.ok and "the layout's t2, card 2 from the bottom: K♦ → K♥" in reply.text
-    reply = s.handle("fix t2 kc")          # a black king would make move 1 illegal
+    reply = s.handle("fix t2 kh kc")       # a black king would make move 1 illegal
     assert not reply.ok and "move 1 (t4 t2) would no longer be legal" in reply.text
     assert "Nothing changed" in reply.text
     assert s.start.piles[s.engine.index["t2"]][-1] == code("kh")
-    reply = s.handle("fix t2 ah")          # A♥ is on t1 already
+    reply = s.handle("fix t2 kh ah")       # A♥ is on t1 already
     assert not reply.ok and s.handle("fix t9 ah").ok is False
+
+
+GOLF_LAYOUT = ["t1: 2h 3h 4h 5h 6h", "t2: 7h 8h 9h 10h jh", "t3: qh kh ah 2c 3c",
+               "t4: 4c 5c 6c 7c 8c", "t5: 2s jd 4d as 9s", "t6: 9c 10c jc qc kc",
+               "t7: kd 3d 5d 6d 7d", "w: 8d"]
+
+
+def test_fix_with_pile_and_card_never_changes_a_card_the_player_did_not_name(store):
+    # issue 49: `fix t5 ac` changed t5's top card, 9♠, when A♠ (card 4) was meant
+    s = physical("golf", store=store)
+    for line in GOLF_LAYOUT + ["start", "s"]:
+        assert s.handle(line).ok, line
+    reply = s.handle("as")                 # the real A♠ turns up: t5's was misnamed
+    assert not reply.ok and "type fix t5 as CARD first" in reply.text
+    start = s.start.to_json()
+    reply = s.handle("fix t5 ac")          # t5 shows five cards: which one?
+    assert not reply.ok and "which one is wrong" in reply.text
+    assert "(2♠ J♦ 4♦ A♠ 9♠)" in reply.text and "fix t5 CARD ac" in reply.text
+    assert s.start.to_json() == start and s.pending
+    assert json.loads(store.game(s.game_id).start) == start
+    reply = s.handle("fix t5 as ac")
+    assert reply.ok and "the layout's t5, card 4 from the bottom: A♠ → A♣" in reply.text
+    assert s.handle("as").ok
+    t5 = s.pos.piles[s.engine.index["t5"]]
+    assert [code_text(c, symbols=False) for c in t5] == ["2s", "Jd", "4d", "Ac", "9s"]
+
+
+def test_fix_on_a_waste_of_several_cards_asks_which_one():
+    s = started_klondike()
+    assert s.handle("s").ok and s.handle("9d 5c 7d").ok
+    assert s.handle("s").ok and s.pending
+    entries = list(s.entries)
+    reply = s.handle("fix w 9c")           # it changed 7♦, the last card named on w
+    assert not reply.ok and "w holds 3 named cards (9♦ 5♣ 7♦)" in reply.text
+    assert s.entries == entries
+    reply = s.handle("fix w 9d 9c")
+    assert reply.ok and "9♦ → 9♣" in reply.text
+    assert s.entries == ["s", "w=9c", "w=5c", "w=7d", "s"]
+
+
+def test_fix_with_pile_and_card_takes_the_one_card_there_even_if_named_elsewhere():
+    s = started_klondike()                 # ah kd 2s qc 3d 4c 5h
+    assert s.handle("t1 f").ok and s.handle("t2 t1").ok and s.handle("8s").ok
+    reply = s.handle("fix t1 kh")          # t1 shows K♦ alone, named on t2 in the layout
+    assert reply.ok and "the layout's t2, card 2 from the bottom: K♦ → K♥" in reply.text
+    reply = s.handle("fix t2 8c")          # 8♠, the one card on t2
+    assert reply.ok and "8♠ → 8♣" in reply.text and s.entries[-1] == "t2=8c"
 
 
 def test_a_move_typed_while_a_card_waits_asks_for_the_card_first():
