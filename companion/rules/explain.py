@@ -9,7 +9,6 @@ from __future__ import annotations
 from operator import itemgetter
 
 from ..cards import CARDS, KING, RANK_OF, RANK_TEXT, UNKNOWN, code_text
-from .engine import STOCK
 from .moves import Move
 
 
@@ -475,9 +474,11 @@ def explain_cards(pos, specs) -> str:
             return explain(pos, Move(src, dst, count if count > 1 else 0))
         except (KeyError, ValueError, IndexError):
             pass
-    legal = [eng.text(m) for m in pos.raw_moves() if m[0] != STOCK]
+    # the stock counts: "no move at all" read as a lost game while `s` was legal
+    legal = list(dict.fromkeys(eng.text(m) for m in pos.raw_moves()))
+    shown = ", ".join(legal[:6]) + (", ..." if len(legal) > 6 else "")
     return f"{_c(first[1]) if first[0] == 'card' else src} has no legal move here" + (
-        "" if legal else " (no move at all is left)")
+        f" (legal moves: {shown})" if legal else " (no move at all is left)")
 
 
 def win_test(eng):

@@ -764,6 +764,18 @@ def test_fix_with_pile_and_card_takes_the_one_card_there_even_if_named_elsewhere
     assert reply.ok and "8♠ → 8♣" in reply.text and s.entries[-1] == "t2=8c"
 
 
+def test_a_refused_card_names_the_legal_moves_instead_of_no_move_at_all():
+    # issue 49: "(no move at all is left)" while `moves` listed s read as a lost game
+    s = seeded(7)
+    moves = ("t7 f, t2 t4, t1 t2, t5 t2, t2:3 t4, s, s, t4:5 t6, s, s, s, s, s, s, s, s, "
+             "s, s, s, s")
+    assert s.handle(moves).ok
+    assert s.handle("moves").data["moves"] == ["s"]
+    reply = s.handle("4h")
+    assert not reply.ok and "4♥ has no legal move here (legal moves: s)" in reply.text
+    assert "no move at all" not in reply.text
+
+
 def test_a_move_typed_while_a_card_waits_asks_for_the_card_first():
     s = started_klondike()
     assert s.handle("t4 t2").ok and s.pending

@@ -49,3 +49,24 @@ def test_won_gaps_offers_no_redeal():
 def test_seeded_deal_is_the_same_object_graph_as_its_json():
     pos = deal("gaps", 11)
     assert Position.from_json(pos.to_json()) == pos
+
+
+# twenty moves of Klondike seed 7 after which only the stock moves (issue 49)
+ONLY_STOCK_LEFT = ["t7 f", "t2 t4", "t1 t2", "t5 t2", "t2:3 t4", "s", "s", "t4:5 t6"] + ["s"] * 12
+
+
+def test_a_card_with_no_move_does_not_say_the_game_is_lost_while_the_stock_moves():
+    pos = deal("klondike", 7)
+    for m in ONLY_STOCK_LEFT:
+        pos.play(m)
+    assert [str(m) for m in pos.legal_moves] == ["s"]
+    refused = pos.check("4h")
+    assert not refused.ok and "4♥ has no legal move here (legal moves: s)" in refused.reason
+    assert "no move at all" not in refused.reason
+
+
+def test_a_card_with_no_move_says_so_when_no_move_is_left():
+    pos = position("klondike", {"t1": "6h", "t2": "6d"})
+    assert not pos.raw_moves()
+    refused = pos.check("6h")
+    assert not refused.ok and "(no move at all is left)" in refused.reason
