@@ -776,6 +776,28 @@ def test_a_refused_card_names_the_legal_moves_instead_of_no_move_at_all():
     assert "no move at all" not in reply.text
 
 
+def test_the_stock_s_last_card_is_not_turn_1_cards():
+    from rechelp import codes, klondike_json
+    s = Session.resume(Position.from_json(klondike_json(
+        {"t1": codes("9h"), "s": codes("3d 4d 5d 6c")}, down={"s": 4})), [])
+    assert "turn 3 cards from the stock to the waste" in s.handle("s").text
+    assert "s  turn the stock's last card to the waste" in s.handle("moves").text
+    reply = s.handle("s")
+    assert reply.ok and "s: turn the stock's last card to the waste" in reply.text
+    assert "1 cards" not in reply.text
+
+
+def test_a_card_typed_under_others_is_said_to_be_covered():
+    s = seeded(7)
+    assert s.handle("t7 f, t2 t4, t1 t2, t5 t2, t2:3 t4, s, s, t4:5 t6").ok
+    assert s.handle(", ".join(["s"] * 12)).ok
+    reply = s.handle("kd")                 # issue 49: said "not face up anywhere"
+    assert not reply.ok and "K♦ is in the waste under 7 cards; only the top card" in reply.text
+    reply = s.handle("t3 8h")              # named 3♠ and 6♥, cards not typed
+    assert not reply.ok and "8♥ is not the top card of t6: 7♣ 6♥ 5♠ 4♥ 3♠ lie on it" \
+        in reply.text
+
+
 def test_a_move_typed_while_a_card_waits_asks_for_the_card_first():
     s = started_klondike()
     assert s.handle("t4 t2").ok and s.pending
