@@ -259,6 +259,33 @@ def test_golf_layout_entry_names_the_tableau_rows_then_the_waste():
     assert not r.ok and "the piles to name are t1-t7, w" in r.text
 
 
+def test_a_pile_typed_again_says_what_it_replaced_and_what_is_missing():
+    # issue 49: `t7: 2c` replaced a Golf pile of three without a word
+    s = physical("golf")
+    t7 = s.engine.index["t7"]
+    assert s.handle("t7: 3h 4h 5h").ok
+    r = s.handle("t7: 2c")
+    assert r.ok and s.layout.entered[t7] == [code("2c")]
+    assert "t7 had 3 cards (3♥ 4♥ 5♥), now 1: 2♣; 4 still to name there" in r.text
+    assert "type the pile whole: t7: 3h 4h 5h 2c" in r.text
+    k = physical()
+    assert k.handle("ah kd 2s qc 3d 4c 5h").ok
+    r = k.handle("t3: 5c")
+    assert r.ok and "t3: 5♣, replacing 2♠" in r.text
+
+
+def test_a_row_shorter_than_the_piles_says_which_piles_are_still_missing():
+    # issue 49: six cards were taken as t1-t6 without a word about t7
+    s = physical()
+    r = s.handle("kh kd kc ks qh qd")
+    assert r.ok and s.layout.missing() == ["t7"]
+    assert "6 cards given for 7 piles: one each on t1-t6; t7 still missing" in r.text
+    r = s.handle("2c")
+    assert r.ok and "still missing" not in r.text and s.layout.complete
+    full = physical()
+    assert "missing" not in full.handle("ah kd 2s qc 3d 4c 5h").text
+
+
 def test_play_does_not_start_before_every_card_is_named():
     s = physical()
     s.handle("ah kd")
