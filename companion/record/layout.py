@@ -11,6 +11,9 @@ line holds:
   for each pile from the current one on (``ah kd 2s qc 3d 4c 5h`` for Klondike's seven piles);
 * a pile name first (``t3: 9c 8h`` or ``t3 9c 8h``) to enter or correct that pile.
 
+The reply says what a pile typed again held before, and which piles a row shorter than the
+piles still open left out: no card is dropped without a word.
+
 Each line is checked before anything is kept: every token a card, every card one the variant
 uses, no card more often than the decks hold, no pile given more cards than it shows. A refused
 line changes nothing. ``undo`` takes back the last accepted line.
@@ -203,6 +206,7 @@ class LayoutEntry:
                     f"{code_text(c)} is not in a {self.variant.name} deck (its ranks are "
                     + " ".join(RANK_TEXT[r] for r in sorted(ranks)) + ")")
         # where each card goes
+        open_piles: list[int] = []
         if explicit is not None:
             if len(codes) > self.need(explicit):
                 n = self.need(explicit)
@@ -255,13 +259,42 @@ class LayoutEntry:
                     f"{code_text(c)} would be in the layout {n} times ({', '.join(where)}); a "
                     f"{self.variant.name} deck holds it {limit}. Check the card, or correct "
                     f"the pile it is on (t3: 9c)")
-        self._undo.append({i: list(e) for i, e in self.entered.items()})
+        before = {i: list(e) for i, e in self.entered.items()}
+        self._undo.append(before)
         for i, cs in new.items():
             self.entered[i] = cs
         assigned = [(i, list(cs) if replace else cs) for i, cs in plan.items()]
+        if replace and before[explicit] and before[explicit] != new[explicit]:
+            # a pile typed again replaces what it held: say so, never drop cards silently
+            return EntryResult(True, self._replaced_text(explicit, before[explicit]), assigned)
         summary = "; ".join(f"{self.names[i]}: " + " ".join(code_text(c) for c in new[i])
                             for i, _ in assigned)
+        if not replace and len(plan) > 1 and len(codes) < len(open_piles):
+            # a row shorter than the piles open: which piles it filled, which it left
+            left = [self.names[i] for i in open_piles[len(codes):]]
+            summary += (f". {len(codes)} cards given for {len(open_piles)} piles: one each on "
+                        + _ranges([self.names[i] for i in plan]) + "; " + _ranges(left)
+                        + " still missing (a card left out in between? correct that pile: "
+                        "t3: 9c, or `undo`)")
         return EntryResult(True, summary, assigned)
+
+    def _replaced_text(self, i: int, old: list[int]) -> str:
+        """``t7 had 3 cards (3♥ 4♥ 5♥), now 1: 2♣; 4 still to name there``."""
+        name, now = self.names[i], self.entered[i]
+        cards = " ".join(code_text(c) for c in now)
+        was = " ".join(code_text(c) for c in old)
+        if len(old) == len(now):
+            text = f"{name}: {cards}, replacing {was}"
+        else:
+            text = (f"{name} had {len(old)} card{'s' if len(old) != 1 else ''} ({was}), now "
+                    f"{len(now)}: {cards}")
+        left = self.remaining(i)
+        if left:
+            text += f"; {left} still to name there"
+            if len(old) + len(now) <= self.need(i):  # perhaps meant as more cards on it
+                whole = " ".join(_typed(c) for c in old + now)
+                text += f" (to add to the cards it had, type the pile whole: {name}: {whole})"
+        return text
 
     def _enter_aces(self, text: str) -> EntryResult:
         """``f: ah as``: the aces that went up while dealing, on the foundations in order
@@ -378,6 +411,11 @@ class LayoutEntry:
                 continue
             for c in self.entered[i]:
                 position.play(Move(self.names[i], None, 0, c))
+
+
+def _typed(code: int) -> str:
+    """A card as the player types it: ``2c``, ``10h``."""
+    return code_text(code, symbols=False).lower()
 
 
 def _a_rank(rank: int) -> str:

@@ -464,13 +464,13 @@ class Session:
 
     # ------------------------------------------------------------------ corrections (physical)
     def _fix(self, line: str) -> Reply:
-        """``fix t5 8c`` (or ``t5=8c``, or ``fix t5 8s 8c`` naming the wrong card): the card
-        last named on t5 (a reveal, else the typed layout's top card there) was misnamed. The
-        whole game is replayed by the engine with the right card; refused, with the move that
-        would no longer replay, when the correction makes a recorded move illegal."""
+        """``fix t5 8s 8c`` (8♠ on t5 was misnamed: it is 8♣), or ``fix t5 8c`` / ``t5=8c``
+        where t5 shows one named card (with several, the player is asked which). The whole
+        game is replayed by the engine with the right card; refused, with the move that would
+        no longer replay, when the correction makes a recorded move illegal."""
         from ..rules import Position
-        usage = ("Type fix PILE CARD: the pile, then the card really there (fix t5 8c); "
-                 "fix t5 8s 8c names the misnamed card when the pile has several.")
+        usage = ("Type fix PILE WRONG CARD: the pile, the card named wrongly, then the card "
+                 "really there (fix t5 8s 8c); fix t5 8c alone where t5 shows one named card.")
         if self.seeded_game:
             return self._reply(False, "refused", "In a seeded game the recorder knows every "
                                "card: type t3=CARD to report a card that differs.")
@@ -492,29 +492,30 @@ class Session:
             return self._reply(False, "invalid", str(exc), usage)
         old, new = (cards[0], cards[1]) if len(cards) == 2 else (None, cards[0])
         i = eng.index[pile]
+        if old is None:
+            # pile + card alone: only where one card can be meant; never guess among several
+            old = self._fix_card_meant(pile, i, new)
+            if isinstance(old, Reply):
+                return old
         entries = list(self.entries)
         start_json = None
-        k = next((n for n in range(len(entries) - 1, -1, -1)
-                  if entries[n].startswith(pile + "=")
-                  and (old is None or Card.parse(entries[n].split("=", 1)[1]).code == old)),
-                 None)
-        if k is not None:
-            wrong = Card.parse(entries[k].split("=", 1)[1]).code
-            entries[k] = f"{pile}={code_json(new).lower()}"
-            where = f"the card named on {pile} at move {self._move_number(k)}"
+        spot = self._fix_spot(pile, i, old)
+        if isinstance(spot, str):
+            return self._reply(False, "refused", spot + " " + usage)
+        if spot[0] == "entry":
+            k = spot[1]
+            wrong = old
+            name = entries[k].split("=", 1)[0]
+            entries[k] = f"{name}={code_json(new).lower()}"
+            where = f"the card named on {name} at move {self._move_number(k)}"
         else:
-            p, d = self.start.piles[i], self.start.down[i]
-            spots = [h for h in range(d, len(p)) if old is None or p[h] == old]
-            if not spots or p[spots[-1]] == UNKNOWN:
-                what = self.card(old) if old is not None else "a card"
-                return self._reply(False, "refused", f"{what} was never named on {pile}: "
-                                   "nothing to correct. " + usage)
-            h = spots[-1]
+            j, h = spot[1], spot[2]
+            p = self.start.piles[j]
             wrong = p[h]
             data = self.start.to_json()
-            data["piles"][pile]["cards"][h] = code_json(new)
+            data["piles"][eng.names[j]]["cards"][h] = code_json(new)
             start_json = data
-            where = f"the layout's {place_text(eng.names, i, h, len(p))}"
+            where = f"the layout's {place_text(eng.names, j, h, len(p))}"
         if wrong == new:
             return self._reply(False, "refused", f"{where} is {self.card(new)} already: "
                                "nothing changed.")
@@ -552,6 +553,67 @@ class Session:
         if end:
             lines.append(end)
         return self._reply(True, "fix", *lines, board=True, data=self._outcome_data())
+
+    def _fix_card_meant(self, pile: str, i: int, new: int) -> int | Reply:
+        """The card ``fix PILE NEW`` corrects: the one named card face up on the pile (else,
+        with none there, the one card ever named on it); a refusal that asks which, or says
+        none was named."""
+        pos = self.pos
+        shown = list(dict.fromkeys(c for c in pos.piles[i][pos.down[i]:] if c != UNKNOWN))
+        if not shown:
+            named = [Card.parse(e.split("=", 1)[1]).code for e in self.entries
+                     if e.startswith(pile + "=")]
+            p, d = self.start.piles[i], self.start.down[i]
+            shown = list(dict.fromkeys([c for c in p[d:] if c != UNKNOWN] + named))
+        if len(shown) == 1:
+            return shown[0]
+        if not shown:
+            return self._reply(False, "refused", f"No card was named on {pile}: nothing to "
+                               "correct. Type fix PILE WRONG CARD with the pile where the "
+                               "misnamed card lies (fix t5 8s 8c).")
+        listing = " ".join(self.card(c) for c in shown[-6:])
+        more = "... " if len(shown) > 6 else ""
+        top, typed = shown[-1], _typed(new)
+        return self._reply(False, "refused", f"{pile} holds {len(shown)} named cards ({more}"
+                           f"{listing}): which one is wrong? Type fix {pile} CARD {typed}, "
+                           f"CARD being the card named wrongly (e.g. fix {pile} {_typed(top)} "
+                           f"{typed} if it is {self.card(top)}). Nothing was changed.")
+
+    def _fix_spot(self, pile: str, i: int, old: int):
+        """Where ``old``, seen on ``pile``, was named: ("entry", k) for the reveal entry k,
+        ("layout", j, h) for the typed layout's pile j, height h; else why not, in words."""
+        def card_of(e: str) -> int:
+            return Card.parse(e.split("=", 1)[1]).code
+
+        entries = self.entries
+        k = next((n for n in range(len(entries) - 1, -1, -1)
+                  if entries[n].startswith(pile + "=") and card_of(entries[n]) == old), None)
+        if k is not None:
+            return ("entry", k)
+        start = self.start
+        p, d = start.piles[i], start.down[i]
+        spots = [h for h in range(d, len(p)) if p[h] == old]
+        if spots:
+            return ("layout", i, spots[-1])
+        # named on another pile, moved here since (K♦ into an empty t5)
+        origins = [("entry", n) for n, e in enumerate(entries) if "=" in e
+                   and card_of(e) == old]
+        origins += [("layout", j, h) for j, q in enumerate(start.piles)
+                    for h in range(start.down[j], len(q)) if q[h] == old]
+        pos = self.pos
+        here = old in pos.piles[i][pos.down[i]:]
+        if len(origins) == 1 and here:
+            return origins[0]
+        card = self.card(old)
+        if not origins:
+            return f"{card} was never named: nothing to correct."
+        piles = sorted({entries[o[1]].split("=", 1)[0] if o[0] == "entry"
+                        else self.engine.names[o[1]] for o in origins})
+        if here:
+            return (f"{card} was named more than once ({', '.join(piles)}): type fix with "
+                    f"the pile where the wrong one was named.")
+        return (f"{card} is not on {pile} and was never named there (it was named on "
+                f"{' and '.join(piles)}): type fix {piles[0]} {_typed(old)} CARD.")
 
     def _names_waiting(self, key: str) -> bool:
         """Whether ``t4=js`` names a card waiting to be named (not a correction)."""
@@ -824,9 +886,9 @@ class Session:
         else:
             out.append("Turned-up cards: when a card turns up you are asked for it: type it "
                        "(9c); several on the waste go bottom to top (9s 8d 7c).")
-            out.append("A card named wrongly (turned up, or in the layout): fix PILE CARD, "
-                       "e.g. fix t5 8c, puts the card really there; every move since is "
-                       "replayed with it (fix t5 8s 8c names the wrong one).")
+            out.append("A card named wrongly (turned up, or in the layout): fix PILE WRONG "
+                       "CARD, e.g. fix t5 8s 8c, puts the card really there; every move since "
+                       "is replayed with it (fix t5 8c alone where t5 shows one card).")
         return out
 
     def _reveal_example(self) -> str:
@@ -950,10 +1012,12 @@ class Session:
                 reason = getattr(exc, "reason", None) or str(exc)
                 seen = self._seen_at(m.card, trial) if m.card is not None else ""
                 if seen:
+                    # the advice names the card: `fix PILE CARD` alone may mean another one
+                    at = self._seen_piles(m.card, trial)[0]
                     reason = (f"{self.card(m.card)} is already face up at {seen}; the card "
                               f"turned up must be one not seen yet. If that one was named "
-                              f"wrongly, type fix {seen.split(',')[0].split(' ')[0]} CARD "
-                              f"first (the card really there), then name this one")
+                              f"wrongly, type fix {at} {_typed(m.card)} CARD first (CARD: "
+                              f"the card really there), then name this one")
                 return self._reply(False, "illegal", f"{m}: {reason}.",
                                    "Nothing was named. " + self._pending_text(),
                                    data={"reason": reason})
@@ -996,6 +1060,11 @@ class Session:
         first = names[next(iter(by_pile))]
         return text + (f" Type the {left} still to name, bottom to top." if left > 1 else
                        f" Type the card on {first}.")
+
+    def _seen_piles(self, code: int, pos) -> list[str]:
+        """The piles where ``code`` is face up in ``pos``."""
+        return [self.engine.names[i] for i, p in enumerate(pos.piles)
+                for k, c in enumerate(p) if c == code and k >= pos.down[i]]
 
     def _seen_at(self, code: int, pos) -> str:
         """Where ``code`` is face up in ``pos`` ("" if nowhere; every copy for two decks)."""
@@ -1375,6 +1444,11 @@ def _any_card(line: str) -> bool:
         except InvalidCardError:
             continue
     return False
+
+
+def _typed(code: int) -> str:
+    """A card as the player types it: ``as``, ``10h``."""
+    return code_text(code, symbols=False).lower()
 
 
 def _turned_up(before_piles, before_down, pos) -> list[tuple[int, int, int]]:

@@ -572,6 +572,8 @@ def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
         if down[eng.S] < len(s):
             return "the turned stock card goes to the waste"
         if st is not None and not st.turn_up and st.draw > 1:
+            if len(s) == 1:  # not "turn 1 cards"
+                return "turn the stock's last card to the waste"
             return f"turn {min(st.draw, len(s))} cards from the stock to the waste"
         return "turn the stock"
     if kind == PAIR:

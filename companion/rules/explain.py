@@ -9,7 +9,6 @@ from __future__ import annotations
 from operator import itemgetter
 
 from ..cards import CARDS, KING, RANK_OF, RANK_TEXT, UNKNOWN, code_text
-from .engine import STOCK
 from .moves import Move
 
 
@@ -454,14 +453,20 @@ def explain_cards(pos, specs) -> str:
     """A refusal for card notation (``7h``, ``7h t4``): say what the card could not do."""
     eng = pos.engine
     cards = [s[1] for s in specs if s[0] == "card"]
-    where = {}
+    spots: dict[int, list[tuple[int, int]]] = {}
     for i, p in enumerate(pos.piles):
         for k, c in enumerate(p):
-            if c in cards and k >= pos.down[i]:
-                where.setdefault(c, eng.names[i])
+            if c in cards and (k >= pos.down[i] or i == eng.W):  # the waste is face up
+                spots.setdefault(c, []).append((i, k))
+    # a copy on top of its pile first (two decks)
+    at = {c: min(ss, key=lambda s: len(pos.piles[s[0]]) - s[1]) for c, ss in spots.items()}
+    where = {c: eng.names[i] for c, (i, _) in at.items()}
     missing = [c for c in cards if c not in where]
     if missing:
         return f"{_c(missing[0])} is not face up anywhere in the layout"
+    covered = _covered(pos, specs, at)
+    if covered:
+        return covered
     first = specs[0]
     src = where[first[1]] if first[0] == "card" else first[1]
     if len(specs) == 2:
@@ -469,15 +474,55 @@ def explain_cards(pos, specs) -> str:
         dst = second[1] if second[0] == "pile" else where.get(second[1], "?")
         try:
             p = pos.piles[eng.index[src]]
-            count = 0
-            if first[0] == "card" and p and p[-1] != first[1]:
-                count = len(p) - p.index(first[1], pos.down[eng.index[src]])
+            count = len(p) - at[first[1]][1] if first[0] == "card" else 0
             return explain(pos, Move(src, dst, count if count > 1 else 0))
         except (KeyError, ValueError, IndexError):
             pass
-    legal = [eng.text(m) for m in pos.raw_moves() if m[0] != STOCK]
+    # the stock counts: "no move at all" read as a lost game while `s` was legal
+    legal = list(dict.fromkeys(eng.text(m) for m in pos.raw_moves()))
+    shown = ", ".join(legal[:6]) + (", ..." if len(legal) > 6 else "")
     return f"{_c(first[1]) if first[0] == 'card' else src} has no legal move here" + (
-        "" if legal else " (no move at all is left)")
+        f" (legal moves: {shown})" if legal else " (no move at all is left)")
+
+
+def _pile_words(eng, i: int) -> str:
+    return {eng.W: "the waste", eng.S: "the stock"}.get(i, eng.names[i])
+
+
+def _covered(pos, specs, at) -> str:
+    """Where a card the player typed lies under others and that is why the move is refused:
+    said of that card (K♦ under 3 cards of the waste), not of the top card; "" otherwise."""
+    eng = pos.engine
+    v = eng.variant
+    if v.accordion:  # whole piles move there: a covered card names its pile
+        return ""
+    first = specs[0]
+    if first[0] == "card":
+        i, k = at[first[1]]
+        p = pos.piles[i]
+        under = len(p) - 1 - k
+        run_reserve = i in eng.Rset and eng.reserve.move == "run"
+        if under and i not in eng.Fset and not run_reserve:
+            units = {*eng.units(pos, i), *eng.space_units(pos, i)} if i in eng.Tset else ()
+            n = f"{under} card{'s' if under != 1 else ''}"
+            lies = f"{_c(first[1])} is in {_pile_words(eng, i)} under {n}"
+            if i in eng.Tset and under + 1 in units:
+                pass  # it may move with them: the target says why not
+            elif i in eng.Tset and eng.unit != "single":
+                return f"{lies}, which cannot move with it as one unit: in {v.name} " \
+                       f"{eng.tab.move_phrase()}"
+            else:
+                return f"{lies}; only the top card ({_c(p[-1])}) can be played from there"
+    if len(specs) == 2 and specs[1][0] == "card":
+        j, h = at[specs[1][1]]
+        q = pos.piles[j]
+        src = eng.names[at[first[1]][0]] if first[0] == "card" else first[1]
+        if h < len(q) - 1 and eng.names[j] != src:
+            over = q[h + 1:]
+            return f"{_c(specs[1][1])} is not the top card of {_pile_words(eng, j)}: " \
+                   + " ".join(_c(c) for c in over) + (" lie" if len(over) > 1 else " lies") \
+                   + " on it"
+    return ""
 
 
 def win_test(eng):

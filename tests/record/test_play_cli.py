@@ -393,6 +393,13 @@ def test_verify_incomplete_input(run):
     assert code == 1 and not data["ok"] and data["missing"] == ["t3", "t4", "t5", "t6", "t7"]
 
 
+def test_verify_says_which_piles_a_short_row_left_out(run):
+    code, out, _ = run("verify", "klondike", "--seed", "1", stdin="7h 6h 2h 2s kd jc\n")
+    assert code == 1 and "6 cards given for 7 piles: one each on t1-t6; t7 still missing" in out
+    code, out, _ = run("verify", "klondike", "--seed", "1", stdin="7h 6h 2h\nt3: 2c\n")
+    assert "t3: 2♣, replacing 2♥" in out
+
+
 def test_verify_a_layout_file(run, tmp_path):
     data = deal("spider", 7).to_json()
     path = tmp_path / "table.json"

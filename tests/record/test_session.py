@@ -259,6 +259,33 @@ def test_golf_layout_entry_names_the_tableau_rows_then_the_waste():
     assert not r.ok and "the piles to name are t1-t7, w" in r.text
 
 
+def test_a_pile_typed_again_says_what_it_replaced_and_what_is_missing():
+    # issue 49: `t7: 2c` replaced a Golf pile of three without a word
+    s = physical("golf")
+    t7 = s.engine.index["t7"]
+    assert s.handle("t7: 3h 4h 5h").ok
+    r = s.handle("t7: 2c")
+    assert r.ok and s.layout.entered[t7] == [code("2c")]
+    assert "t7 had 3 cards (3♥ 4♥ 5♥), now 1: 2♣; 4 still to name there" in r.text
+    assert "type the pile whole: t7: 3h 4h 5h 2c" in r.text
+    k = physical()
+    assert k.handle("ah kd 2s qc 3d 4c 5h").ok
+    r = k.handle("t3: 5c")
+    assert r.ok and "t3: 5♣, replacing 2♠" in r.text
+
+
+def test_a_row_shorter_than_the_piles_says_which_piles_are_still_missing():
+    # issue 49: six cards were taken as t1-t6 without a word about t7
+    s = physical()
+    r = s.handle("kh kd kc ks qh qd")
+    assert r.ok and s.layout.missing() == ["t7"]
+    assert "6 cards given for 7 piles: one each on t1-t6; t7 still missing" in r.text
+    r = s.handle("2c")
+    assert r.ok and "still missing" not in r.text and s.layout.complete
+    full = physical()
+    assert "missing" not in full.handle("ah kd 2s qc 3d 4c 5h").text
+
+
 def test_play_does_not_start_before_every_card_is_named():
     s = physical()
     s.handle("ah kd")
@@ -694,8 +721,8 @@ def test_fix_corrects_a_misnamed_card_and_the_saved_game(store):
     assert s.handle("js").ok               # t4's new top card, named wrongly
     assert s.handle("s").ok and s.pending
     reply = s.handle("js")                 # the real J♠ turns up on the waste
-    assert not reply.ok and "fix t4 CARD first" in reply.text
-    reply = s.handle("fix t4 jc")
+    assert not reply.ok and "fix t4 js CARD first" in reply.text
+    reply = s.handle("fix t4 jc")          # J♠ is the one card face up on t4
     assert reply.ok and "Corrected the card named on t4 at move 1: J♠ → J♣" in reply.text
     assert s.handle("js").ok
     assert s.entries == ["t4 t2", "t4=jc", "s", "w=js"]
@@ -707,14 +734,95 @@ def test_fix_corrects_a_misnamed_card_and_the_saved_game(store):
 def test_fix_corrects_a_layout_card_and_refuses_one_that_breaks_a_move(store):
     s = started_klondike(store)
     assert s.handle("t4 t2").ok            # Q♣ onto K♦
-    reply = s.handle("t2=kh")              # K♥ under a black queen: still legal
+    reply = s.handle("t2=kd kh")           # K♥ under a black queen: still legal
     assert reply.ok and "the layout's t2, card 2 from the bottom: K♦ → K♥" in reply.text
-    reply = s.handle("fix t2 kc")          # a black king would make move 1 illegal
+    reply = s.handle("fix t2 kh kc")       # a black king would make move 1 illegal
     assert not reply.ok and "move 1 (t4 t2) would no longer be legal" in reply.text
     assert "Nothing changed" in reply.text
     assert s.start.piles[s.engine.index["t2"]][-1] == code("kh")
-    reply = s.handle("fix t2 ah")          # A♥ is on t1 already
+    reply = s.handle("fix t2 kh ah")       # A♥ is on t1 already
     assert not reply.ok and s.handle("fix t9 ah").ok is False
+
+
+GOLF_LAYOUT = ["t1: 2h 3h 4h 5h 6h", "t2: 7h 8h 9h 10h jh", "t3: qh kh ah 2c 3c",
+               "t4: 4c 5c 6c 7c 8c", "t5: 2s jd 4d as 9s", "t6: 9c 10c jc qc kc",
+               "t7: kd 3d 5d 6d 7d", "w: 8d"]
+
+
+def test_fix_with_pile_and_card_never_changes_a_card_the_player_did_not_name(store):
+    # issue 49: `fix t5 ac` changed t5's top card, 9♠, when A♠ (card 4) was meant
+    s = physical("golf", store=store)
+    for line in GOLF_LAYOUT + ["start", "s"]:
+        assert s.handle(line).ok, line
+    reply = s.handle("as")                 # the real A♠ turns up: t5's was misnamed
+    assert not reply.ok and "type fix t5 as CARD first" in reply.text
+    start = s.start.to_json()
+    reply = s.handle("fix t5 ac")          # t5 shows five cards: which one?
+    assert not reply.ok and "which one is wrong" in reply.text
+    assert "(2♠ J♦ 4♦ A♠ 9♠)" in reply.text and "fix t5 CARD ac" in reply.text
+    assert s.start.to_json() == start and s.pending
+    assert json.loads(store.game(s.game_id).start) == start
+    reply = s.handle("fix t5 as ac")
+    assert reply.ok and "the layout's t5, card 4 from the bottom: A♠ → A♣" in reply.text
+    assert s.handle("as").ok
+    t5 = s.pos.piles[s.engine.index["t5"]]
+    assert [code_text(c, symbols=False) for c in t5] == ["2s", "Jd", "4d", "Ac", "9s"]
+
+
+def test_fix_on_a_waste_of_several_cards_asks_which_one():
+    s = started_klondike()
+    assert s.handle("s").ok and s.handle("9d 5c 7d").ok
+    assert s.handle("s").ok and s.pending
+    entries = list(s.entries)
+    reply = s.handle("fix w 9c")           # it changed 7♦, the last card named on w
+    assert not reply.ok and "w holds 3 named cards (9♦ 5♣ 7♦)" in reply.text
+    assert s.entries == entries
+    reply = s.handle("fix w 9d 9c")
+    assert reply.ok and "9♦ → 9♣" in reply.text
+    assert s.entries == ["s", "w=9c", "w=5c", "w=7d", "s"]
+
+
+def test_fix_with_pile_and_card_takes_the_one_card_there_even_if_named_elsewhere():
+    s = started_klondike()                 # ah kd 2s qc 3d 4c 5h
+    assert s.handle("t1 f").ok and s.handle("t2 t1").ok and s.handle("8s").ok
+    reply = s.handle("fix t1 kh")          # t1 shows K♦ alone, named on t2 in the layout
+    assert reply.ok and "the layout's t2, card 2 from the bottom: K♦ → K♥" in reply.text
+    reply = s.handle("fix t2 8c")          # 8♠, the one card on t2
+    assert reply.ok and "8♠ → 8♣" in reply.text and s.entries[-1] == "t2=8c"
+
+
+def test_a_refused_card_names_the_legal_moves_instead_of_no_move_at_all():
+    # issue 49: "(no move at all is left)" while `moves` listed s read as a lost game
+    s = seeded(7)
+    moves = ("t7 f, t2 t4, t1 t2, t5 t2, t2:3 t4, s, s, t4:5 t6, s, s, s, s, s, s, s, s, "
+             "s, s, s, s")
+    assert s.handle(moves).ok
+    assert s.handle("moves").data["moves"] == ["s"]
+    reply = s.handle("4h")
+    assert not reply.ok and "4♥ has no legal move here (legal moves: s)" in reply.text
+    assert "no move at all" not in reply.text
+
+
+def test_the_stock_s_last_card_is_not_turn_1_cards():
+    from rechelp import codes, klondike_json
+    s = Session.resume(Position.from_json(klondike_json(
+        {"t1": codes("9h"), "s": codes("3d 4d 5d 6c")}, down={"s": 4})), [])
+    assert "turn 3 cards from the stock to the waste" in s.handle("s").text
+    assert "s  turn the stock's last card to the waste" in s.handle("moves").text
+    reply = s.handle("s")
+    assert reply.ok and "s: turn the stock's last card to the waste" in reply.text
+    assert "1 cards" not in reply.text
+
+
+def test_a_card_typed_under_others_is_said_to_be_covered():
+    s = seeded(7)
+    assert s.handle("t7 f, t2 t4, t1 t2, t5 t2, t2:3 t4, s, s, t4:5 t6").ok
+    assert s.handle(", ".join(["s"] * 12)).ok
+    reply = s.handle("kd")                 # issue 49: said "not face up anywhere"
+    assert not reply.ok and "K♦ is in the waste under 7 cards; only the top card" in reply.text
+    reply = s.handle("t3 8h")              # named 3♠ and 6♥, cards not typed
+    assert not reply.ok and "8♥ is not the top card of t6: 7♣ 6♥ 5♠ 4♥ 3♠ lie on it" \
+        in reply.text
 
 
 def test_a_move_typed_while_a_card_waits_asks_for_the_card_first():
