@@ -28,7 +28,8 @@ def run_design(design, scenes: int, base: int, clf):
     from companion.vision import designs
     from companion.vision.read import read_photo
     from companion.vision.synth import make_scene
-    style = designs.style(design)
+    style = designs.style(design, os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "vision-data", "designs"))
     agg = [0, 0, 0, 0, 0]
     exact, times = {}, []
     for kind, variant in KINDS.items():

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .synth import CH, CW, Style, find_font
 
-CACHE = os.path.join("vision-data", "designs")
+CACHE = os.path.join("vision-data", "designs")   # relative to the working folder by default
 SUIT_ORDER = "SHDC"        # companion.cards' suit order: ♠ ♥ ♦ ♣ (code = suit * 13 + rank - 1)
 RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
