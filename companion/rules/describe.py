@@ -88,7 +88,7 @@ def layout_legend(v) -> str:
     named = {i for _, piles in groups for i in piles}
     if v.gaps:
         g = v.gaps
-        cells = [i for i, n in enumerate(names) if n[0] in "abcdefgh" and n[1:].isdigit()]
+        cells = list(eng.G)
         # the whole grid in a few words: "rows a1-a13 to d1-d13"
         first = _where(names, cells[:g.columns])
         last = _where(names, cells[-g.columns:])
