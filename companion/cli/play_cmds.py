@@ -35,6 +35,11 @@ class _GameId(click.ParamType):
     is refused by :func:`check_game_id`, once the database can say which ids it holds."""
 
     name = "ID"
+    description = "A recorded game's id (`companion games` lists them)."
+
+    def shell_complete(self, ctx, param, incomplete):
+        from .completion import game_items
+        return game_items(ctx, incomplete)
 
     def convert(self, value, param, ctx):
         if isinstance(value, int):

@@ -240,6 +240,12 @@ class VariantOrGame(click.ParamType):
     Converts to ``("variant", key)`` or ``("game", id)``."""
 
     name = "VARIANT|ID"
+    description = ("A variant's key or alias (`companion variants` lists them), or a recorded "
+                   "game's id (`companion games` lists them).")
+
+    def shell_complete(self, ctx, param, incomplete):
+        from .completion import game_items, variant_items
+        return game_items(ctx, incomplete) + variant_items(incomplete)
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
