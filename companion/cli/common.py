@@ -99,6 +99,15 @@ class VariantType(click.ParamType):
             raise click.UsageError(str(exc), ctx) from None
 
 
+class DescribedArgument(click.Argument):
+    """An argument with a ``description`` for the command reference (docs/commands.md).
+    click's own argument ``help`` is new in click 8.5 and would change ``--help`` there only."""
+
+    def __init__(self, *args, description: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.description = description
+
+
 class SeedType(click.ParamType):
     name = "N"
 

@@ -6,7 +6,14 @@ import secrets
 
 import click
 
-from .common import OPTION_HELP, SEED, VARIANT, complete_rule_option, parse_options
+from .common import (
+    OPTION_HELP,
+    SEED,
+    VARIANT,
+    DescribedArgument,
+    complete_rule_option,
+    parse_options,
+)
 
 MAX_DEALS = 1000
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
@@ -235,7 +242,8 @@ def _count(n: int, noun: str) -> str:
 
 @click.command()
 @click.argument("directory", required=False, default="printables",
-                type=click.Path(file_okay=False))
+                type=click.Path(file_okay=False), cls=DescribedArgument,
+                description="The folder to write the assets to (made if missing).")
 def printables(directory):
     """Regenerate the printable assets in DIRECTORY (default: printables/).
 
