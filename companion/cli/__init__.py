@@ -149,6 +149,7 @@ def _complete() -> int:
     """Answer the shell's TAB (click reads COMPLETE_VAR and the words typed from the
     environment). Whatever goes wrong stays off the user's command line: no message, exit 1."""
     try:
+        from . import completion  # noqa: F401  (its fish script, for fish_source)
         cli.main(args=[], prog_name="companion", complete_var=COMPLETE_VAR)
     except SystemExit as exc:  # click exits once it has answered
         return exc.code if isinstance(exc.code, int) else 1

@@ -13,17 +13,26 @@ import sqlite3
 from pathlib import Path
 
 import click
-from click.shell_completion import CompletionItem
+from click.shell_completion import CompletionItem, FishComplete, add_completion_class
+
+from . import COMPLETE_VAR
 
 SHELLS = ("bash", "zsh", "fish")
-COMPLETE_VAR = "_COMPANION_COMPLETE"
-"""The variable click reads for the console script ``companion`` (pyproject.toml's
-[project.scripts]): ``_{PROG_NAME}_COMPLETE``."""
 MAX_GAMES = 50
 """Game ids offered at most, the most recent first: a long history would flood the screen."""
 DB_TIMEOUT_S = 0.2
 """How long a completion waits for a database another companion is writing to: a TAB must
 not hang for the store's usual busy timeout."""
+
+
+class _FishComplete(FishComplete):
+    # click's fish script splits each answer at every comma, which cuts a description at its
+    # first comma ("Which deal (0 to 4294967295). Default: a random one"): split it once only
+    source_template = FishComplete.source_template.replace(
+        'string split "," $completion', 'string split -m 1 "," $completion')
+
+
+add_completion_class(_FishComplete, "fish")
 
 
 def _norm(text: str) -> str:
