@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint seeds clean verdicts peers model refiner bench-vision
+.PHONY: demo test bench lint docs seeds clean verdicts peers model refiner bench-vision
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -69,6 +69,11 @@ bench-vision: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# The command reference, generated from the click commands (tests/cli/test_reference.py fails
+# until it is regenerated after a change to any command's help).
+docs: $(STAMP)
+	$(BIN)/python -m companion.cli.reference --write docs/commands.md
 
 # Regenerate the deal fingerprints in seeds/ (only after a deliberate deal_version bump).
 seeds: $(STAMP)

@@ -37,7 +37,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "import": ("companion.cli.play_cmds", "import_cmd", "Read a game record into the database, replaying every move."),
     "verify": ("companion.cli.play_cmds", "verify", "Check a dealt layout against a seeded deal."),
     "scan": ("companion.cli.scan_cmds", "scan", "Read the cards in a photo of the table (and the sheet's QR code)."),
+    "completion": ("companion.cli.completion", "completion", "Print the TAB-completion script for bash, zsh or fish."),
 }
+
+COMPLETE_VAR = "_COMPANION_COMPLETE"
+"""Set by the completion scripts (`companion completion SHELL`) when the shell asks what TAB
+offers: click's ``_{PROG_NAME}_COMPLETE`` for the console script ``companion``."""
 
 
 class LazyGroup(click.Group):
@@ -57,12 +62,22 @@ class LazyGroup(click.Group):
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else None
-        if name is not None and name not in COMMANDS and not name.startswith("-"):
+        # while completing (resilient parsing) an unknown name offers nothing, quietly
+        if (name is not None and name not in COMMANDS and not name.startswith("-")
+                and not ctx.resilient_parsing):
             import difflib
             close = difflib.get_close_matches(name, list(COMMANDS), n=3)
             hint = f" Did you mean: {', '.join(close)}?" if close else ""
             raise click.UsageError(f"no command {name!r}.{hint} See `companion --help`.", ctx)
         return super().resolve_command(ctx, args)
+
+    def shell_complete(self, ctx, incomplete):
+        # the names and one-line helps `companion --help` shows, without importing every
+        # command; then the group's own options (click.Command's completion)
+        from click.shell_completion import CompletionItem
+        items = [CompletionItem(name, help=help_) for name, (_, _, help_) in COMMANDS.items()
+                 if name.startswith(incomplete)]
+        return items + click.Command.shell_complete(self, ctx, incomplete)
 
 
 def _version(ctx, param, value):
@@ -102,6 +117,8 @@ def cli(ctx, ascii_, color):
 
 def main(argv=None) -> int:
     """Entry point: click's own error handling, plus no traceback for anything we raised."""
+    if os.environ.get(COMPLETE_VAR):
+        return _complete()
     from ..errors import CompanionError
     try:
         code = cli.main(args=argv, prog_name="companion", standalone_mode=False)
@@ -126,6 +143,21 @@ def main(argv=None) -> int:
                    "This is a bug in companion. Run again with COMPANION_DEBUG=1 for the "
                    "traceback and report it.", err=True)
         return 3
+
+
+def _complete() -> int:
+    """Answer the shell's TAB (click reads COMPLETE_VAR and the words typed from the
+    environment). Whatever goes wrong stays off the user's command line: no message, exit 1."""
+    try:
+        from . import completion  # noqa: F401  (its fish script, for fish_source)
+        cli.main(args=[], prog_name="companion", complete_var=COMPLETE_VAR)
+    except SystemExit as exc:  # click exits once it has answered
+        return exc.code if isinstance(exc.code, int) else 1
+    except Exception:
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        return 1
+    return 0
 
 
 def run() -> None:

@@ -84,6 +84,11 @@ class VariantType(click.ParamType):
     """A variant key or alias, with close matches suggested on a typo."""
 
     name = "VARIANT"
+    description = "A variant's key or alias, such as `klondike` (`companion variants` lists them)."
+
+    def shell_complete(self, ctx, param, incomplete):
+        from .completion import variant_items
+        return variant_items(incomplete)
 
     def convert(self, value, param, ctx):
         from ..errors import VariantError
@@ -92,6 +97,15 @@ class VariantType(click.ParamType):
             return find_variant(value)
         except VariantError as exc:  # said plainly, without click's "Invalid value for '[VARIANT]'"
             raise click.UsageError(str(exc), ctx) from None
+
+
+class DescribedArgument(click.Argument):
+    """An argument with a ``description`` for the command reference (docs/commands.md).
+    click's own argument ``help`` is new in click 8.5 and would change ``--help`` there only."""
+
+    def __init__(self, *args, description: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.description = description
 
 
 class SeedType(click.ParamType):
@@ -158,11 +172,18 @@ def display_flags(f):
                         help="Write suits as letters (7h) instead of symbols (7♥).")(f)
 
 
+OPTION_HELP = ("A rule option of the variant (repeatable); `companion variants VARIANT` lists "
+               "them, e.g. --option draw=1.")
+
+
+def complete_rule_option(ctx, param, incomplete):
+    from .completion import complete_rule_option
+    return complete_rule_option(ctx, param, incomplete)
+
+
 def option_flag(f):
-    return click.option(
-        "--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
-        help="A rule option of the variant (repeatable); `companion variants VARIANT` "
-             "lists them, e.g. --option draw=1.")(f)
+    return click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+                        shell_complete=complete_rule_option, help=OPTION_HELP)(f)
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:

@@ -9,6 +9,7 @@ import click
 from .common import (
     SEED,
     VARIANT,
+    DescribedArgument,
     display,
     display_flags,
     echo_json,
@@ -127,11 +128,13 @@ def moves(variant, seed, position_file, after, options, as_json):
 
 @click.command()
 @click.argument("variant", type=VARIANT)
-@click.argument("move_args", nargs=-1, metavar="MOVE...")
+@click.argument("move_args", nargs=-1, metavar="MOVE...", cls=DescribedArgument,
+                description="A move in the notation `companion rules VARIANT` shows (`t1 t5`, "
+                            "`s`, `7h t4`), or several separated by commas.")
 @click.option("--seed", type=SEED, help="Start from the seeded deal N.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False),
               help="Start from a position in its JSON form.")
-@click.option("--moves-file", type=click.File("rb"),
+@click.option("--moves-file", type=click.File("rb"), metavar="FILE",
               help="Read the moves from a file: one per line (or separated by commas); "
                    "# starts a comment. Use - for standard input.")
 @option_flag

@@ -19,6 +19,7 @@ import click
 from .common import (
     SEED,
     VARIANT,
+    DescribedArgument,
     display,
     display_flags,
     echo_json,
@@ -35,6 +36,11 @@ class _GameId(click.ParamType):
     is refused by :func:`check_game_id`, once the database can say which ids it holds."""
 
     name = "ID"
+    description = "A recorded game's id (`companion games` lists them)."
+
+    def shell_complete(self, ctx, param, incomplete):
+        from .completion import game_items
+        return game_items(ctx, incomplete)
 
     def convert(self, value, param, ctx):
         if isinstance(value, int):
@@ -78,7 +84,7 @@ def json_option(f):
 
 def moves_file_option(f):
     return click.option(
-        "--moves-file", type=click.File("r", encoding="utf-8"),
+        "--moves-file", type=click.File("r", encoding="utf-8"), metavar="FILE",
         help="Read the lines to type from a file (one a line; # starts a comment; - for "
              "standard input) instead of the keyboard.")(f)
 
@@ -763,7 +769,9 @@ def _file_mode(path: str) -> int:
 
 @click.command("import")
 @click.argument("record_file", type=click.Path(dir_okay=False, allow_dash=True),
-                metavar="FILE")
+                metavar="FILE", cls=DescribedArgument,
+                description="A game record, as `companion export` writes it; `-` reads standard "
+                            "input.")
 @click.option("--again", is_flag=True,
               help="Store the game even if the database holds the same game already (a "
                    "second copy, which `companion stats` then counts twice).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import VARIANT, display, echo_json
+from .common import VARIANT, DescribedArgument, display, echo_json
 
 
 def _place(d, info):
@@ -13,7 +13,9 @@ def _place(d, info):
 
 
 @click.command()
-@click.argument("photo", required=False, type=click.Path(dir_okay=False))
+@click.argument("photo", required=False, type=click.Path(dir_okay=False),
+                cls=DescribedArgument,
+                description="The photo of the table (or --camera N instead).")
 @click.option("--variant", type=VARIANT, default=None,
               help="Group the cards into this variant's piles and check the position.")
 @click.option("--camera", type=click.IntRange(0, 99), default=None, metavar="N",
@@ -21,8 +23,8 @@ def _place(d, info):
 @click.option("--debug", "debug_out", type=click.Path(dir_okay=False), default=None,
               metavar="OUT.png", help="Write the photo annotated with what was read (a .png or "
                                         ".jpg file, not the photo itself).")
-@click.option("--threshold", type=click.FloatRange(0, 1), default=None,
-              help="Confidence below which a card is reported as uncertain (default 0.6).")
+@click.option("--threshold", type=click.FloatRange(0, 1), default=None, metavar="X",
+              help="Confidence below which a card is reported as uncertain (default: 0.6).")
 @click.option("--deck", default="default", show_default=True, metavar="NAME",
               help="The deck calibration to use (or, with --calibrate, to store); "
                    "`default` is used where it exists, another name must be calibrated; "
@@ -30,7 +32,7 @@ def _place(d, info):
 @click.option("--calibrate", is_flag=True,
               help="The photo shows --variant dealt with --seed, before any move: learn this "
                    "deck's indices from it.")
-@click.option("--seed", type=click.IntRange(0), default=None,
+@click.option("--seed", type=click.IntRange(0), default=None, metavar="N",
               help="With --calibrate: the seed of the deal photographed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the reading as JSON.")
 def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as_json):

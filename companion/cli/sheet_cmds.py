@@ -6,7 +6,14 @@ import secrets
 
 import click
 
-from .common import SEED, VARIANT, parse_options
+from .common import (
+    OPTION_HELP,
+    SEED,
+    VARIANT,
+    DescribedArgument,
+    complete_rule_option,
+    parse_options,
+)
 
 MAX_DEALS = 1000
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
@@ -109,7 +116,7 @@ def _default_name(keys: list[str], identity: str, seeds: list[int], seed_text: s
 @click.option("--all-variants", is_flag=True,
               help="One sheet for every variant (seed 1 unless --seed/--seeds says otherwise).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="A rule option of the variant (repeatable), e.g. --option draw=1.")
+              shell_complete=complete_rule_option, help=OPTION_HELP)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               metavar="FILE.pdf",
               help="Where to write the PDF (default: a name made from the variant and seed, "
@@ -235,7 +242,8 @@ def _count(n: int, noun: str) -> str:
 
 @click.command()
 @click.argument("directory", required=False, default="printables",
-                type=click.Path(file_okay=False))
+                type=click.Path(file_okay=False), cls=DescribedArgument,
+                description="The folder to write the assets to (made if missing).")
 def printables(directory):
     """Regenerate the printable assets in DIRECTORY (default: printables/).
 

@@ -41,7 +41,7 @@ def _positive(ctx, param, value):
                   position_help="Solve a position in its JSON form (every card must be known).")
 @click.option("--timeout", type=SECONDS, default=30.0, show_default=True, callback=_positive,
               help="Seconds the search may take.")
-@click.option("--nodes", type=int, default=None, callback=_positive,
+@click.option("--nodes", type=int, default=None, callback=_positive, metavar="N",
               help="About how many positions the searches may expand between them "
                    "(checked every few hundred, so a small budget runs over it; "
                    "default: no limit).")
@@ -240,6 +240,12 @@ class VariantOrGame(click.ParamType):
     Converts to ``("variant", key)`` or ``("game", id)``."""
 
     name = "VARIANT|ID"
+    description = ("A variant's key or alias (`companion variants` lists them), or a recorded "
+                   "game's id (`companion games` lists them).")
+
+    def shell_complete(self, ctx, param, incomplete):
+        from .completion import game_items, variant_items
+        return game_items(ctx, incomplete) + variant_items(incomplete)
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
@@ -279,6 +285,7 @@ class VariantOrGame(click.ParamType):
                    "an exact verdict, but not what a player at the table knows. Not for a "
                    "deck you shuffled yourself.")
 @click.option("--samples", type=int, default=10, show_default=True, callback=_positive,
+              metavar="N",
               help="Deals of the unseen cards to try (without --peek).")
 @click.option("--timeout", type=SECONDS, default=1.0, show_default=True, callback=_positive,
               help="About how many seconds the hint may take in all (more: surer).")
@@ -433,11 +440,11 @@ def _photo_position(variant, seed, position_file, photo, options, as_json):
 @click.option("--seeds", "seeds_text", required=True, metavar="RANGE",
               help="The seeds to solve: 1-1000, or a list such as 1-10,20,30-40.")
 @option_flag
-@click.option("--jobs", type=int, default=None, callback=_positive,
+@click.option("--jobs", type=int, default=None, callback=_positive, metavar="N",
               help="Worker processes (default: every core).")
 @click.option("--timeout", type=SECONDS, default=10.0, show_default=True, callback=_positive,
               help="Seconds per deal; a deal not resolved by then counts as unknown.")
-@click.option("--nodes", type=int, default=None, callback=_positive,
+@click.option("--nodes", type=int, default=None, callback=_positive, metavar="N",
               help="Most positions per deal (default: no limit).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="JSONL file the results are appended to as they come; seeds already in "
