@@ -70,10 +70,11 @@ bench-vision: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-# The command reference, generated from the click commands (tests/cli/test_reference.py fails
-# until it is regenerated after a change to any command's help).
+# The pages of docs/ generated from the code: the command reference from the click commands,
+# the variants' rules from the rules data (tests fail until they are regenerated).
 docs: $(STAMP)
 	$(BIN)/python -m companion.cli.reference --write docs/commands.md
+	$(BIN)/python -m companion.render.rulebook --write docs/variants.md
 
 # Regenerate the deal fingerprints in seeds/ (only after a deliberate deal_version bump).
 seeds: $(STAMP)

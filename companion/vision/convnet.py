@@ -7,8 +7,9 @@ after each), a dense layer of 128 (ReLU) and 19 outputs, the two heads of the AN
 replaces (rank A-K or none, suit or none). It is written as ONNX and run by ``cv2.dnn``.
 
 1. Generate scenes with :mod:`.synth` (``--fonts extra``: the rank glyphs in many free
-   typefaces; seeds 1..N, and ``--gaps`` more scenes all of Gaps, whose four rows of thirteen
-   make the smallest indices a photo has) and take every candidate the detector makes, as at
+   typefaces; seeds 1..N, ``--gaps`` more scenes all of Gaps, whose four rows of thirteen
+   make the smallest indices a photo has, and ``--designs`` more drawn with the faces of each
+   published design that may be trained on, :mod:`.designs`) and take every candidate the detector makes, as at
    run time, labelled from the scene's truth (:func:`label`: an index corner at least half in
    view is its card); all index corners and twice as many others.
 2. Train with Adam (cross-entropy on each head, a cosine learning rate, each batch shifted by
@@ -29,6 +30,7 @@ import time
 WIDTHS, HIDDEN = (8, 16, 32), 128
 VAL_SEEDS = range(900_001, 900_041)
 GAPS_SEED = 3_000_000           # the extra Gaps scenes (``--gaps``): seeds 3,000,001 on
+DESIGN_SEED = 4_000_000         # the designs' scenes: 100,000 seeds a design, in DESIGNS order
 SHOWN, HIDDEN_MOST = 0.5, 0.2   # an index this much in view is one; this little, none
 
 
@@ -56,15 +58,28 @@ def label(cands, scene):
     return rank, suit
 
 
-def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None):
+_STYLES: dict = {}
+
+
+def _design_style(name):
+    """A published design's faces as a synth style, loaded once a process."""
+    from . import designs
+    if name not in _STYLES:
+        _STYLES[name] = designs.style(designs.BY_NAME[name])
+    return _STYLES[name]
+
+
+def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None, design=None):
     """(min-channel crops, RGB crops, rank 0-13, suit 0-4) of a generated scene's candidates
     (:func:`label`): every index corner and up to ``neg_ratio`` times as many others (at
-    least 20). ``kind``: the layout (:func:`.synth.make_scene`; None: drawn by the seed)."""
+    least 20). ``kind``: the layout (:func:`.synth.make_scene`; None: drawn by the seed);
+    ``design``: the faces of that published design instead of drawn ones."""
     import numpy as np
 
     from .detect import candidates
     from .synth import make_scene
-    sc = make_scene(seed, kind=kind, fonts=fonts, extra=extra)
+    style = _design_style(design) if design else None
+    sc = make_scene(seed, kind=kind, fonts=fonts, extra=extra, style=style)
     c = candidates(sc.image, waists=False, describe=False)
     r, s = label(c, sc)
     pos, neg = np.flatnonzero((r >= 0) & (r < 13)), np.flatnonzero(r == 13)
@@ -76,14 +91,14 @@ def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None):
 
 
 def _scene_crops(args):
-    seed, fonts, extra, kind = args
-    return scene_crops(seed, fonts, extra, kind=kind)
+    seed, fonts, extra, kind, design = args
+    return scene_crops(seed, fonts, extra, kind=kind, design=design)
 
 
-def build(seeds, fonts=None, extra=True, workers=2, kind=None):
+def build(seeds, fonts=None, extra=True, workers=2, kind=None, design=None):
     """The crops of many scenes, concatenated: (g, c, rank, suit)."""
     import numpy as np
-    tasks = [(s, fonts, extra, kind) for s in seeds]
+    tasks = [(s, fonts, extra, kind, design) for s in seeds]
     if workers > 1:
         from multiprocessing import get_context
         with get_context("fork").Pool(workers) as pool:
@@ -261,6 +276,10 @@ def main(argv=None):
     ap.add_argument("--gaps", type=int, default=0,
                     help="this many more scenes, all Gaps (seeds 3,000,001 on): four rows of "
                          "thirteen, the smallest indices a layout photo has")
+    ap.add_argument("--designs", type=int, default=0,
+                    help="this many more scenes with the faces of each published design that "
+                         "may be trained on (designs.DESIGNS less HELD_OUT_SOURCES), fetched "
+                         "into vision-data/ on first use (needs the [designs] extra)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", default="models")
     a = ap.parse_args(argv)
@@ -275,6 +294,19 @@ def main(argv=None):
         more = build(range(GAPS_SEED + 1, GAPS_SEED + a.gaps + 1), extra=a.fonts == "extra",
                      workers=a.workers, kind="gaps")
         g, c, R, S = (np.concatenate([x, y]) for x, y in zip((g, c, R, S), more, strict=True))
+    trained_designs = []
+    if a.designs:
+        from . import designs
+        for i, d in enumerate(designs.DESIGNS):
+            if d.source in designs.HELD_OUT_SOURCES:
+                continue
+            _design_style(d.name)   # fetched and rasterised once, before the workers fork
+            first = DESIGN_SEED + 100_000 * i + 1
+            more = build(range(first, first + a.designs), extra=a.fonts == "extra",
+                         workers=a.workers, design=d.name)
+            g, c, R, S = (np.concatenate([x, y]) for x, y in zip((g, c, R, S), more,
+                                                                  strict=True))
+            trained_designs.append(d.name)
     gv, cv, Rv, Sv = build(VAL_SEEDS, fonts=available_fonts(TRAIN_FONTS), extra=False,
                            workers=a.workers)
     X, Xv = prepare(g, c), prepare(gv, cv)
@@ -287,6 +319,7 @@ def main(argv=None):
     T = temperature(z, Rv, Sv)
     meta = {"temperature": T, "input": [4, 40, 32], "widths": list(WIDTHS), "hidden": HIDDEN,
             "scenes": a.scenes, "gaps": a.gaps, "epochs": a.epochs, "fonts": a.fonts,
+            "designs": {"scenes": a.designs, "names": trained_designs},
             "validation": scores(z, T, Rv, Sv)}
     print(f"trained in {t2 - t1:.0f} s; temperature {T}; validation: "
           f"{json.dumps(meta['validation'])}", flush=True)

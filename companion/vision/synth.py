@@ -31,7 +31,7 @@ EXTRA_FONT_DIRS = ("/usr/share/fonts/truetype/noto", "/usr/share/fonts/truetype/
                    "/usr/share/fonts/truetype/oxygen", "/usr/share/texmf/fonts/opentype/public/tex-gyre")
 
 # Fonts for training (DejaVu: Bitstream Vera licence) and for the held-out bench set
-# (Liberation: SIL OFL 1.1; croscore Arimo/Tinos/Cousine: Apache 2.0; DejaVu Mono/Serif
+# (Liberation and croscore Arimo/Tinos/Cousine: SIL OFL 1.1; DejaVu Mono/Serif
 # Condensed are never used in training). Missing fonts are skipped.
 TRAIN_FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf",
                "DejaVuSansCondensed-Bold.ttf", "DejaVuSerif.ttf")
@@ -46,8 +46,8 @@ WIDE_FONTS = ("DejaVuSansCondensed.ttf", "DejaVuSans-ExtraLight.ttf")
 HERSHEY_FACES = (0, 1, 2, 3, 4, 5)
 # Only for training with ``make_scene(..., extra=True)`` (``train --fonts extra``): many more real
 # typefaces for the rank glyph, regular and bold, sans and serif, from Debian's free font
-# packages (SIL OFL 1.1: Noto, Open Sans, Lato, Cantarell, Carlito, Caladea, Inter, Oxygen;
-# Apache 2.0: Roboto; GUST: TeX Gyre Adventor, Pagella, Schola, Bonum, Cursor), drawn with the
+# packages (SIL OFL 1.1: Noto, Lato, Cantarell, Carlito, Caladea, Inter, Oxygen;
+# Apache 2.0: Roboto, Open Sans; GUST: TeX Gyre Adventor, Pagella, Schola, Bonum, Cursor), drawn with the
 # five TRAIN_FONTS. None of the held-out fonts' families nor their metric clones (no Liberation,
 # Arimo, Tinos, Cousine, DejaVu Mono or Serif Condensed; no TeX Gyre Heros (Helvetica) or Termes
 # (Times)). Two monospaced faces, Oxygen Mono and TeX Gyre Cursor (a Courier), since the
