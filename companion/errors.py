@@ -57,5 +57,7 @@ class VariantError(CompanionError, ValueError):
     def __init__(self, message: str, suggestions: Sequence[str] = ()):
         self.suggestions = list(suggestions)
         if self.suggestions:
-            message += " Did you mean: " + ", ".join(self.suggestions) + "?"
+            message = message.rstrip()
+            message += ("" if message.endswith((".", "?", "!", ":")) else ".") \
+                + " Did you mean: " + ", ".join(self.suggestions) + "?"
         super().__init__(message)

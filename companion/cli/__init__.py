@@ -101,15 +101,19 @@ def cli(ctx, ascii_, color):
     """A companion for patience played with a real deck of cards.
 
     \b
-    Deal a seeded game, list and check moves against the rules of more than
-    thirty patience games. Cards are typed as rank then suit: 7h, 10♠, Qs, Td.
-    Moves name piles: `t3 t5`, `t3:4 t5` (four cards), `t3 f`, `w t2`, `s`.
+    Records a game you play at the table, checking every move against the
+    rules of 35 patience games; gives hints that never peek at hidden cards;
+    prints setup sheets to deal a seeded game; reads photos of the table.
+    Cards are typed as rank then suit: 7h, 10♠, Qs, Td. Moves name piles:
+    `t3 t5`, `t3:4 t5` (four cards), `t3 f`, `w t2`, `s`.
 
     \b
     Start with:
-      companion variants
-      companion deal klondike --seed 7
-      companion moves klondike --seed 7
+      companion variants                      the games it knows
+      companion sheet klondike --seed 42      a sheet to deal from (PDF)
+      companion play klondike --seed 42       play it, move by move
+      companion play klondike --physical      or play your own shuffle
+      companion hint 1                        a hint in saved game 1
     """
     from .common import Display
     ctx.obj = Display.detect(ascii_=ascii_, color=color)

@@ -737,7 +737,12 @@ def export(game_id, output, db):
 def _write_atomic(path: str, text: str) -> None:
     import os
     import tempfile
-    folder = os.path.dirname(os.path.abspath(path))
+    given = path
+    path = os.path.realpath(path)   # a symbolic link stays, its target is replaced (as `sheet`)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        raise click.ClickException(f"cannot write {given}: there is no folder {folder} (create "
+                                   "it, or choose another place with -o)")
     try:
         fd, tmp = tempfile.mkstemp(prefix=".companion-", suffix=".tmp", dir=folder)
         try:
@@ -753,7 +758,7 @@ def _write_atomic(path: str, text: str) -> None:
                 os.unlink(tmp)
             raise
     except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise click.ClickException(f"cannot write {given}: {exc.strerror or exc}") from None
 
 
 def _file_mode(path: str) -> int:
@@ -958,8 +963,9 @@ def _verdict(report, variant, seed, photo) -> list[str]:
         return [f"Nothing was checked: no card {how}. " + ("Photograph the layout from above, in even light, with the "
                                  "card corners in view, or type it: `companion verify "
                                  f"{variant} --seed {seed}`." if photo else
-                                 "Type the face-up cards pile by pile, bottom to top (`companion "
-                                 f"verify {variant} --seed {seed}` asks for them), or give "
+                                 "Type the face-up cards pile by pile, bottom to top, at the "
+                                 f"prompts of `companion verify {variant} --seed {seed}` in a "
+                                 "terminal or one pile a line on its standard input, or give "
                                  "--layout FILE or --photo PHOTO.")]
     read = report.get("read")
     of = f" of {read} read" if read is not None else ""

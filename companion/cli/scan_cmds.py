@@ -15,7 +15,7 @@ def _place(d, info):
 @click.command()
 @click.argument("photo", required=False, type=click.Path(dir_okay=False),
                 cls=DescribedArgument,
-                description="The photo of the table (or --camera N instead).")
+                description="The photo of the table (cam0, or --camera 0, for webcam 0).")
 @click.option("--variant", type=VARIANT, default=None,
               help="Group the cards into this variant's piles and check the position.")
 @click.option("--camera", type=click.IntRange(0, 99), default=None, metavar="N",
@@ -72,6 +72,13 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     from ..vision.piles import inferred_text
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
+    import os
+    if not os.path.exists(photo or ""):
+        # `cam0`, as `verify --photo` and play's `scan` take it: webcam 0
+        from ..vision.integrate import parse_source
+        _, number = parse_source(photo)
+        if number is not None:
+            photo, camera = None, number
     if debug_out:
         check_debug_path(debug_out, photo)
     key = variant.key if hasattr(variant, "key") else variant

@@ -907,7 +907,8 @@ class Session:
 
     def _hint(self) -> Reply:
         if self.pending:
-            return self._reply(False, "refused", "Name the turned-up card first. "
+            return self._reply(False, "refused", ("Name the turned-up card first. " if len(self.pending) == 1
+                                else "Name the turned-up cards first. ")
                                + self._pending_text())
         if self.phase == OVER:
             return self._reply(True, "hint", self._over_text())
@@ -1419,7 +1420,12 @@ class Session:
         if self.phase != SETUP:
             with contextlib.suppress(CompanionError):
                 words += [str(m) for m in self.pos.legal_moves]
-        close = difflib.get_close_matches(line.lower(), words, n=3, cutoff=0.6)
+        close = difflib.get_close_matches(line.lower(), list(COMMAND_WORDS) + list(extra),
+                                          n=3, cutoff=0.6)
+        # a move is suggested only for a one-character slip (t1 t77): any two short moves
+        # look alike by ratio, and "t9 t1" is no typo of "t2 t3"
+        close += [m for m in words[len(COMMAND_WORDS) + len(extra):]
+                  if _one_slip(line.lower(), m)][:3]
         if not close:
             return (f"Type a move such as {self._examples()} (`moves` lists the legal moves, "
                     f"`help` explains)." if self.phase != SETUP else "")
@@ -1506,3 +1512,13 @@ def solver_hint(pos, symbols: bool = True) -> str | None:
     if move is not None:
         return f"Hint: {move}" + (f": {reason}" if reason else "")
     return str(result)
+
+
+def _one_slip(typed: str, word: str) -> bool:
+    """``typed`` is ``word`` with one character added, dropped or changed."""
+    if abs(len(typed) - len(word)) > 1 or typed == word:
+        return False
+    if len(typed) == len(word):
+        return sum(a != b for a, b in zip(typed, word, strict=True)) == 1
+    short, long_ = sorted((typed, word), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))

@@ -337,6 +337,14 @@ class Position:
                 problem = card_problem(as_typed)
                 if PILE_RE.match(tok) and (tok[-1].isdigit() or problem is None):
                     raise InvalidMoveError(self._no_pile(tok)) from None
+                if tok.isdigit():   # the recorder's short form (3 5) typed elsewhere
+                    missing = [f"t{t}" for t in tokens if t.isdigit() and f"t{t}" not in eng.index]
+                    if missing:
+                        raise InvalidMoveError(self._no_pile(missing[0])) from None
+                    long_form = " ".join(f"t{t}" if t.isdigit() else t for t in tokens)
+                    raise InvalidMoveError(
+                        f"{as_typed!r} is not a pile name: write {long_form} (only the "
+                        "recorder's prompt takes the short form)") from None
                 where = f" in {text.strip()!r}" if len(tokens) > 1 else ""
                 raise InvalidMoveError(
                     f"{as_typed!r}{where} is neither a pile of {self.variant.name} ("

@@ -853,3 +853,20 @@ def test_a_game_lost_to_an_idle_pass_says_no_other_move_is_left():
     want = "the last pass through the stock changed nothing and no other move is left"
     assert f"The game is lost: {want}." in r.text and "a whole pass" not in r.text
     assert _outcome_line(s.pos) == f"Lost: {want}." == _outcome_text(s.pos)
+
+
+@pytest.mark.parametrize("typed", ["t9 t1", "t5 t9"])
+def test_no_unrelated_move_is_suggested_for_a_pile_that_does_not_exist(typed):
+    # seed 1's legal moves are t1 t7 and s: "t9 t1" is no slip of either
+    r = seeded().handle(typed)
+    assert not r.ok and "Did you mean" not in r.text
+    assert "there is no pile 't9'" in r.text
+
+
+def test_a_hint_asked_while_several_cards_wait_names_them_in_the_plural():
+    s = physical("klondike")
+    s.handle("ah kd 2s qc 3d 4c 5h")
+    s.handle("start")
+    s.handle("s")
+    r = s.handle("hint")
+    assert not r.ok and "Name the turned-up cards first." in r.text
