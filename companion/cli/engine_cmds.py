@@ -81,6 +81,8 @@ def deal(variant, seed, pysol, options, as_json):
     --pysol N deals PySolFC's game N instead (the number PySolFC shows in its
     title bar): the same cards in every pile, the stock in the order PySolFC
     turns it, from the shuffle of the pysol-cards package PySolFC uses.
+    Numbers 1 to 31999 are the Microsoft-compatible deals (game 1 deals the
+    pack of FreeCell deal 1), larger ones PySolFC's own, up to 20 digits.
     PySolFC's Klondike turns the first stock card(s) onto the waste as it
     deals; here that is your first move, s. PySolFC deals klondike,
     solitaire, golf and streets-and-alleys here; pysol-cards lays out none
