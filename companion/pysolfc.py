@@ -60,9 +60,12 @@ def unsupported_text(key: str) -> str:
             f"companion's own numbered deals of {key}.")
 
 
-def game_name(key: str) -> str:
-    """PySolFC's name of the game ``key`` deals as."""
-    return GAMES[key][1]
+def game_name(v) -> str:
+    """PySolFC's name of the game variant ``v`` deals as (Klondike by the cards it turns: the
+    deal is the same)."""
+    if v.key in FIRST_TURN:
+        return "Klondike" if v.stock.draw == 1 else "Klondike (Draw 3)"
+    return GAMES[v.key][1]
 
 
 def first_turn_note(v) -> str:
@@ -142,7 +145,7 @@ def dealt_piles(v, n: int) -> tuple[list[list[int]], list[int]]:
     tableau = [i for i, name in enumerate(names) if name[0] == "t" and name[1:].isdigit()]
     cols = b.columns.cols
     if len(cols) != len(tableau):
-        raise VariantError(f"{v.key}: PySolFC's {game_name(v.key)} has {len(cols)} columns, "
+        raise VariantError(f"{v.key}: PySolFC's {game_name(v)} has {len(cols)} columns, "
                            f"ours {len(tableau)}")
     for i, col in zip(tableau, cols, strict=True):
         piles[i] = [_code(c) for c in col]
@@ -158,7 +161,7 @@ def dealt_piles(v, n: int) -> tuple[list[list[int]], list[int]]:
         down[s] = len(talon)
     shape, shape_down = lay_out(v, [UNKNOWN] * v.deck_size)
     if [len(p) for p in piles] != [len(p) for p in shape] or down != shape_down:
-        raise VariantError(f"{v.key}: PySolFC's {game_name(v.key)} is not laid out as our "
+        raise VariantError(f"{v.key}: PySolFC's {game_name(v)} is not laid out as our "
                            f"deal plan lays it out")
     return piles, down
 

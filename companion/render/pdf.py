@@ -417,7 +417,7 @@ def _header(pen: _Pen, pos, date: str, x: float, y: float, width: float,
         about = v.summary + f"  Deal fingerprint {pos.fingerprint()[:16]}."
         if pos.pysol is not None:
             from ..pysolfc import first_turn_note, game_name
-            about += (f"  The deal of PySolFC's {game_name(v.key)}, game {pos.pysol}. "
+            about += (f"  The deal of PySolFC's {game_name(v)}, game {pos.pysol}. "
                       + first_turn_note(v)).rstrip()
         for line in pen.wrap(about, 8.0, width - qr - 10):
             pen.text(x, yy, line, 8.0, FONT, st.ink)
