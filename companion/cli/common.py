@@ -124,6 +124,30 @@ class SeedType(click.ParamType):
         return seed
 
 
+class PysolType(click.ParamType):
+    """A PySolFC game number, as PySolFC shows it ("#123456" is read too)."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        import re
+
+        from ..pysolfc import number_problem
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip().removeprefix("#")
+            if not re.fullmatch(r"[+-]?[0-9]{1,40}", text):
+                self.fail(f"{value!r} is not a PySolFC game number: use the number PySolFC "
+                          f"shows in its title bar ('game #123456'), e.g. --pysol 123456",
+                          param, ctx)
+            n = int(text)
+        problem = number_problem(n)
+        if problem:
+            self.fail(problem, param, ctx)
+        return n
+
+
 class NumberType(click.ParamType):
     """A finite decimal number (``nan``, ``inf`` and the like are refused), such as seconds or
     megabytes; ``example`` is shown in the refusal."""
@@ -149,6 +173,7 @@ class NumberType(click.ParamType):
 
 VARIANT = VariantType()
 SEED = SeedType()
+PYSOL = PysolType()
 SECONDS = NumberType("S", "30 or 2.5")
 MEGABYTES = NumberType("MB", "1024 or 512")
 
@@ -249,14 +274,45 @@ def read_position(path: str, variant_key: str | None, options: dict,
     return pos
 
 
-def start_position(variant_key: str, seed: int | None, position: str | None, options: dict):
+def one_deal(**given) -> None:
+    """A usage error when more than one way of naming the deal was given (``seed=...,
+    pysol=..., position=...``: option name without dashes → value, None or False when not
+    given), saying what each one is."""
+    named = [k for k, v in given.items() if v not in (None, False)]
+    if len(named) < 2:
+        return
+    ways = {"seed": "--seed N is companion's own deal N",
+            "pysol": "--pysol N is PySolFC's game N",
+            "position": "--position FILE is a position saved as JSON",
+            "physical": "--physical is a deck you shuffled yourself",
+            "photo": "--photo PHOTO reads the position from a photo"}
+    opts = [f"--{k}" for k in named]
+    which = (f"give either {opts[0]} or {opts[1]}, not both" if len(opts) == 2
+             else f"give only one of {', '.join(opts)}")
+    raise click.UsageError(which + ": " + "; ".join(ways[k] for k in named))
+
+
+def pysol_position(variant_key: str, number: int, options: dict):
+    """PySolFC game ``number`` of the variant: a usage error for a variant it has no deals of
+    here, naming those that have them."""
+    from ..pysolfc import GAMES, deal, unsupported_text
+    v = load_variant_or_fail(variant_key, options)
+    if v.key not in GAMES:
+        raise click.UsageError(unsupported_text(v.key))
+    return deal(v, number)
+
+
+def start_position(variant_key: str, seed: int | None, position: str | None, options: dict,
+                   pysol: int | None = None):
     from ..rules import Position
-    if position is not None and seed is not None:
-        raise click.UsageError("give either --seed or --position, not both")
+    one_deal(seed=seed, pysol=pysol, position=position)
     if position is not None:
         return read_position(position, variant_key, options, validate=True)
+    if pysol is not None:
+        return pysol_position(variant_key, pysol, options)
     if seed is None:
-        raise click.UsageError("say which deal: --seed N (a seeded deal) or --position FILE")
+        raise click.UsageError("say which deal: --seed N (a seeded deal), --pysol N (PySolFC's "
+                               "game N) or --position FILE")
     return Position.deal(load_variant_or_fail(variant_key, options), seed)
 
 
@@ -264,12 +320,12 @@ def position_options(*, seed_help: str = "Start from the seeded deal N.",
                      position_help: str = "Start from a position in its JSON form "
                                           "(as `deal --json` writes it).",
                      also=()):
-    """The options that name a position, in this order: ``--seed N``, ``--position FILE``,
-    the decorators in ``also`` (other ways a command takes a position, such as hint's
-    ``--photo``), ``--after MOVES`` and ``--option NAME=VALUE``.
+    """The options that name a position, in this order: ``--seed N``, ``--pysol N``,
+    ``--position FILE``, the decorators in ``also`` (other ways a command takes a position,
+    such as hint's ``--photo``), ``--after MOVES`` and ``--option NAME=VALUE``.
 
-    The command receives ``seed``, ``position_file``, ``after`` and ``options``; it turns them
-    into a position with :func:`start_position`, then :func:`play_after`."""
+    The command receives ``seed``, ``pysol``, ``position_file``, ``after`` and ``options``; it
+    turns them into a position with :func:`start_position`, then :func:`play_after`."""
     def decorate(f):
         f = option_flag(f)
         f = click.option("--after", multiple=True, metavar="MOVES",
@@ -278,8 +334,15 @@ def position_options(*, seed_help: str = "Start from the seeded deal N.",
             f = option(f)
         f = click.option("--position", "position_file", type=click.Path(dir_okay=False),
                          help=position_help)(f)
+        f = pysol_option(f)
         return click.option("--seed", type=SEED, help=seed_help)(f)
     return decorate
+
+
+def pysol_option(f):
+    """``--pysol N``: PySolFC's numbered deal (companion.pysolfc)."""
+    from ..pysolfc import NUMBER_HELP
+    return click.option("--pysol", type=PYSOL, metavar="N", help=NUMBER_HELP)(f)
 
 
 def play_moves(pos, texts, *, as_json: bool = False) -> list[str]:

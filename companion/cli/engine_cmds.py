@@ -13,12 +13,14 @@ from .common import (
     display,
     display_flags,
     echo_json,
+    one_deal,
     option_flag,
     outcome_text,
     parse_options,
     play_after,
     play_moves,
     position_options,
+    pysol_option,
     read_moves_file,
     start_position,
 )
@@ -32,10 +34,22 @@ def _render(pos) -> str:
 
 def _title(pos) -> str:
     v = pos.variant
-    seed = "physical deal" if pos.seed is None else f"seed {pos.seed}"
     opts = v.changed_options()
     extra = (", " + ", ".join(f"{k}={val}" for k, val in opts.items())) if opts else ""
-    return f"{v.name} ({v.key}), {seed}{extra}"
+    return f"{v.name} ({v.key}), {pos.deal_name}{extra}"
+
+
+def _with_pysol(pos, data: dict) -> dict:
+    """``data`` with the PySolFC game number after its "seed" when the deal is one (absent
+    otherwise, so the JSON of seeded deals keeps its form)."""
+    if pos.pysol is None:
+        return data
+    out = {}
+    for k, val in data.items():
+        out[k] = val
+        if k == "seed":
+            out["pysol"] = pos.pysol
+    return out
 
 
 def _outcome_json(pos):
@@ -53,39 +67,60 @@ def _outcome_text(pos) -> str:
 @click.argument("variant", type=VARIANT)
 @click.option("--seed", type=SEED, help="Which deal (0 to 4294967295). Default: a random one, "
                                         "printed so you can deal it again.")
+@pysol_option
 @option_flag
 @display_flags
 @click.option("--json", "as_json", is_flag=True,
               help="Print the position in its JSON form (with the deck order and fingerprint).")
-def deal(variant, seed, options, as_json):
-    """Draw the layout of VARIANT as dealt for a seed.
+def deal(variant, seed, pysol, options, as_json):
+    """Draw the layout of VARIANT as dealt for a seed, or as PySolFC deals its game N.
 
     The same seed gives the same deal on every machine and every later
     version (see seeds/README.md). Face-down cards are drawn as backs; pile
     names (t1, f1, s, w ...) are those that moves use.
+
+    --pysol N deals PySolFC's game N instead (the number PySolFC shows in its
+    title bar): the same cards in every pile, the stock in the order PySolFC
+    turns it, from the shuffle of the pysol-cards package PySolFC uses.
+    Numbers 1 to 31999 are the Microsoft-compatible deals (game 1 deals the
+    pack of FreeCell deal 1), larger ones PySolFC's own, up to 20 digits.
+    PySolFC's Klondike turns the first stock card(s) onto the waste as it
+    deals; here that is your first move, s. PySolFC deals klondike,
+    solitaire, golf and streets-and-alleys here; pysol-cards lays out none
+    of our other variants.
 
     \b
     Examples:
       companion deal klondike --seed 42
       companion deal spider --seed 7 --json
       companion deal klondike --seed 42 --option draw=1
+      companion deal solitaire --pysol 123456
     """
-    from ..rules import deck_order
-    from .common import load_variant_or_fail
-    v = load_variant_or_fail(variant, parse_options(options))
-    if seed is None:
-        seed = secrets.randbelow(1_000_000) + 1
-    from ..rules import Position
-    pos = Position.deal(v, seed)
+    from ..rules import Position, start_deck_order
+    from .common import load_variant_or_fail, pysol_position
+    one_deal(seed=seed, pysol=pysol)
+    opts = parse_options(options)
+    if pysol is not None:
+        pos = pysol_position(variant, pysol, opts)
+    else:
+        v = load_variant_or_fail(variant, opts)
+        if seed is None:
+            seed = secrets.randbelow(1_000_000) + 1
+        pos = Position.deal(v, seed)
     if as_json:
         from ..cards import code_json
         data = pos.to_json()
         data["fingerprint"] = pos.fingerprint()
-        data["deck_order"] = [code_json(c) for c in deck_order(v, seed)]
+        data["deck_order"] = [code_json(c) for c in start_deck_order(pos)]
         echo_json(data)
         return
     click.echo(_title(pos))
     click.echo(_render(pos))
+    if pos.pysol is not None:
+        from ..pysolfc import first_turn_note
+        note = first_turn_note(pos.variant)
+        if note:
+            click.echo(note)
 
 
 @click.command()
@@ -93,7 +128,7 @@ def deal(variant, seed, options, as_json):
 @position_options()
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def moves(variant, seed, position_file, after, options, as_json):
+def moves(variant, seed, pysol, position_file, after, options, as_json):
     """List the legal moves of VARIANT in a position.
 
     The position is a seeded deal (--seed) or a JSON file (--position), after
@@ -106,13 +141,14 @@ def moves(variant, seed, position_file, after, options, as_json):
       companion moves klondike --seed 42 --after 's, s, w t6'
       companion moves spider --position game.json --json
     """
-    pos = start_position(variant, seed, position_file, parse_options(options))
+    pos = start_position(variant, seed, position_file, parse_options(options), pysol)
     played = play_after(pos, after, as_json=as_json)
     legal = [str(m) for m in pos.legal_moves]
     if as_json:
-        echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
-                   "seed": pos.seed, "after": played, "moves": legal, "count": len(legal),
-                   "outcome": _outcome_json(pos), "position": pos.to_json()})
+        echo_json(_with_pysol(pos, {
+            "variant": pos.variant.key, "options": dict(pos.variant.options),
+            "seed": pos.seed, "after": played, "moves": legal, "count": len(legal),
+            "outcome": _outcome_json(pos), "position": pos.to_json()}))
         return
     if after:
         click.echo(_render(pos))
@@ -132,6 +168,7 @@ def moves(variant, seed, position_file, after, options, as_json):
                 description="A move in the notation `companion rules VARIANT` shows (`t1 t5`, "
                             "`s`, `7h t4`), or several separated by commas.")
 @click.option("--seed", type=SEED, help="Start from the seeded deal N.")
+@pysol_option
 @click.option("--position", "position_file", type=click.Path(dir_okay=False),
               help="Start from a position in its JSON form.")
 @click.option("--moves-file", type=click.File("rb"), metavar="FILE",
@@ -141,7 +178,7 @@ def moves(variant, seed, position_file, after, options, as_json):
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not draw the final position.")
-def check(variant, move_args, seed, position_file, moves_file, options, as_json, quiet):
+def check(variant, move_args, seed, pysol, position_file, moves_file, options, as_json, quiet):
     """Apply MOVEs to a position of VARIANT, checking each against the rules.
 
     Each MOVE is one argument (quote moves with spaces), or several moves in
@@ -164,7 +201,7 @@ def check(variant, move_args, seed, position_file, moves_file, options, as_json,
     if not texts:
         raise click.UsageError("no moves to check: give them as arguments (companion check "
                                "klondike --seed 1 's' 't1 t7') or with --moves-file FILE")
-    pos = start_position(variant, seed, position_file, parse_options(options))
+    pos = start_position(variant, seed, position_file, parse_options(options), pysol)
     played = play_moves(pos, texts, as_json=as_json)
     if as_json:
         echo_json({"ok": True, "played": played, "outcome": _outcome_json(pos),

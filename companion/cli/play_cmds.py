@@ -23,9 +23,11 @@ from .common import (
     display,
     display_flags,
     echo_json,
+    one_deal,
     option_flag,
     outcome_text,
     parse_options,
+    pysol_option,
 )
 
 
@@ -94,12 +96,13 @@ def _store(db, create: bool = True, read_only: bool = False):
     return open_store(db, create=create, read_only=read_only)
 
 
-def _title(variant, seed) -> str:
+def _title(variant, deal: str) -> str:
+    """``Klondike (klondike), seed 42, draw=1``; ``deal`` names the deal (a game row's or a
+    position's ``deal_name``)."""
     opts = variant.changed_options()
     from ..rules.variant import format_option
     extra = (", " + ", ".join(f"{k}={format_option(v)}" for k, v in opts.items())) if opts \
         else ""
-    deal = "physical deal" if seed is None else f"seed {seed}"
     return f"{variant.name} ({variant.key}), {deal}{extra}"
 
 
@@ -212,6 +215,7 @@ def _interactive(session, intro: list[str]) -> int:
                                         "every card, as on its setup sheet.")
 @click.option("--physical", is_flag=True, help="A deck you shuffled yourself: you type the "
                                                "face-up cards, then each card as it turns up.")
+@pysol_option
 @option_flag
 @click.option("--name", help="A name for the game (shown by `companion games`).")
 @db_option
@@ -220,7 +224,7 @@ def _interactive(session, intro: list[str]) -> int:
 @json_option
 @click.option("--quiet", "-q", is_flag=True, help="Non-interactive: do not draw the layout "
                                                   "after every move.")
-def play(variant, seed, physical, options, name, db, moves_file, as_json, quiet):
+def play(variant, seed, physical, pysol, options, name, db, moves_file, as_json, quiet):
     """Record a game of VARIANT played with real cards, checking every move.
 
     Deal the cards (a seeded deal from `companion deal` or a setup sheet, or
@@ -236,6 +240,11 @@ def play(variant, seed, physical, options, name, db, moves_file, as_json, quiet)
     recorder says which card should turn up; type `t3=CARD` if yours differs
     (a dealing error).
 
+    --pysol N records PySolFC's game N (the number in PySolFC's title bar):
+    deal it as `companion deal VARIANT --pysol N` or its setup sheet shows,
+    and the recorder knows every card, as in a seeded game; the record keeps
+    the game number, so `resume`, `show`, `replay` and `export` name it.
+
     Standard input that is not a terminal (or --moves-file) is read line by
     line, as if typed; the exit status is then 1 if any line was refused.
 
@@ -244,22 +253,31 @@ def play(variant, seed, physical, options, name, db, moves_file, as_json, quiet)
       companion play klondike --seed 42
       companion play spider --seed 7 --name "Sunday"
       companion play klondike --physical
+      companion play solitaire --pysol 123456
       companion play klondike --seed 42 --moves-file moves.txt --json
     """
     from ..record.session import Session
     from ..record.store import GameLog
     from ..rules import DEAL_VERSION
-    from .common import load_variant_or_fail
-    if seed is not None and physical:
-        raise click.UsageError("give either --seed N (a seeded deal) or --physical (your own "
-                               "shuffle), not both")
-    if seed is None and not physical:
+    from .common import load_variant_or_fail, pysol_position
+    one_deal(seed=seed, pysol=pysol, physical=physical)
+    if seed is None and not physical and pysol is None:
         raise click.UsageError("say which deal: --seed N for a seeded deal (as `companion "
-                               "deal` draws it), or --physical for a deck you shuffled")
-    v = load_variant_or_fail(variant, parse_options(options))
+                               "deal` draws it), --pysol N for PySolFC's game N, or "
+                               "--physical for a deck you shuffled")
+    opts = parse_options(options)
+    v = load_variant_or_fail(variant, opts)
+    start = pysol_position(variant, pysol, opts) if pysol is not None else None
     d = display()
     with _store(db) as store:
-        if physical:
+        if start is not None:
+            # the start position, with its game number, is the record of the deal: the seed
+            # column stays empty (see GameRow.pysol)
+            session = Session(start, symbols=d.symbols, colour=d.colour)
+            gid = store.create_game(variant=v.key, options=v.changed_options(), seed=None,
+                                    deal_version=DEAL_VERSION, name=name,
+                                    start=json.dumps(start.to_json()))
+        elif physical:
             session = Session.physical(v, symbols=d.symbols, colour=d.colour)
             setup = session.phase == "setup"
             gid = store.create_game(
@@ -273,8 +291,16 @@ def play(variant, seed, physical, options, name, db, moves_file, as_json, quiet)
                                     deal_version=DEAL_VERSION, name=name)
         session.log = GameLog(store, gid)
         session.game_id = gid
-        intro = [f"{_title(v, seed)}: game {gid}, saved in {store.path}"]
-        if physical and session.layout is not None:
+        intro = [f"{_title(v, session.start.deal_name)}: game {gid}, saved in {store.path}"]
+        if start is not None:
+            from ..pysolfc import first_turn_note
+            intro.append(f"Deal it as `companion deal {v.key} --pysol {pysol}` shows (or its "
+                         f"setup sheet, `companion sheet {v.key} --pysol {pysol}`). `help` "
+                         f"lists what you can type.")
+            note = first_turn_note(v)
+            if note:
+                intro.append(note)
+        elif physical and session.layout is not None:
             intro.append("Type the face-up cards of your layout, pile by pile, bottom to top "
                          "(`help` explains).")
             intro.append(session.layout.instructions())
@@ -315,7 +341,7 @@ def resume(game_id, db, moves_file, as_json, quiet):
         if row.result == "resigned":
             raise click.ClickException(f"game {game_id} was resigned and is closed; start "
                                        f"a new one with `companion play`")
-        intro = [f"{_title(v, row.seed)}: game {game_id}"
+        intro = [f"{_title(v, row.deal_name)}: game {game_id}"
                  + (f" ({row.name})" if row.name else "")
                  + f", {_plural(session.move_count, 'move')} played, saved in {store.path}"]
         if session.phase == "setup":
@@ -372,7 +398,8 @@ def _json_field(row, store) -> dict:
 def _row_json(row, v=None) -> dict:
     return {"id": row.id, "name": row.name, "variant": row.variant,
             "identity": v.identity if v else row.variant, "options": row.options,
-            "seed": row.seed, "physical": row.seed is None, "started_at": row.started_at,
+            "seed": row.seed, **({} if row.pysol is None else {"pysol": row.pysol}),
+            "physical": row.physical, "started_at": row.started_at,
             "ended_at": row.ended_at, "moves": row.moves, "status": row.status,
             "result": row.result, "termination": row.termination, "score": row.score,
             "problem": row.problem}
@@ -546,7 +573,7 @@ def show(game_id, at, db, as_json):
                        "score": o.score}})
         return
     head = f"Game {row.id}" + (f" ({row.name})" if row.name else "") + \
-        f": {_title(v, row.seed)}, started {local_time(row.started_at)}, " \
+        f": {_title(v, row.deal_name)}, started {local_time(row.started_at)}, " \
         f"{total} move{'s' if total != 1 else ''}, {row.status}"
     click.echo(head)
     if number == 0:
@@ -598,7 +625,7 @@ def replay(game_id, db, as_json, step):
     moves = _numbered(entries)
     if step is None:
         step = sys.stdin.isatty() and sys.stdout.isatty()
-    click.echo(f"Game {row.id}: {_title(v, row.seed)}, {_plural(len(moves), 'move')}")
+    click.echo(f"Game {row.id}: {_title(v, row.deal_name)}, {_plural(len(moves), 'move')}")
     i = 0
     while i < len(steps):
         number, upto, pos = steps[i]
@@ -833,7 +860,8 @@ def import_cmd(record_file, again, db, as_json):
                                     score=game.score, notes=game.notes, again=again)
         except DuplicateGame as dup:
             import shlex
-            deal = "physical deal" if game.seed is None else f"seed {game.seed}"
+            deal = ("physical deal" if game.seed is None and game.pysol is None else
+                    f"seed {game.seed}" if game.pysol is None else f"PySolFC game {game.pysol}")
             raise RecordError(
                 f"{name} is already stored as game {dup.game_id} in {store.path} "
                 f"({game.variant}, {deal}, {_plural(moves, 'move')}, "
@@ -843,7 +871,8 @@ def import_cmd(record_file, again, db, as_json):
                 f"--again{f' --db {shlex.quote(db)}' if db else ''}`.") from None
         path = store.path
     if as_json:
-        echo_json({"game": gid, "variant": game.variant, "seed": game.seed, "moves": moves,
+        echo_json({"game": gid, "variant": game.variant, "seed": game.seed,
+                   **({} if game.pysol is None else {"pysol": game.pysol}), "moves": moves,
                    "result": game.result, "db": path})
         return
     click.echo(f"Imported {name} as game {gid} ({game.variant}, {_plural(moves, 'move')}, "

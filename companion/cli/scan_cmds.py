@@ -101,7 +101,9 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
                 "size": list(info["original_size"]),
                 "deck": res.get("deck_used"),
                 "sheet": None if sheet is None else {"text": sheet.text, "variant": sheet.variant,
-                                                     "seed": sheet.seed, "options": sheet.options},
+                                                     "seed": sheet.seed, "options": sheet.options,
+                                                     **({} if sheet.pysol is None
+                                                        else {"pysol": sheet.pysol})},
                 "cards": [{"card": code_json(d.code) if not d.uncertain else None,
                            "best": code_json(d.code), "confidence": round(d.confidence, 3),
                            "uncertain": d.uncertain, "note": d.note,

@@ -13,6 +13,7 @@ from .common import (
     DescribedArgument,
     complete_rule_option,
     parse_options,
+    pysol_option,
 )
 
 MAX_DEALS = 1000
@@ -97,9 +98,14 @@ def _winnable(key: str, changed: bool, wanted: list[int] | None) -> list[int]:
     return chosen
 
 
+def _tag(identity: str) -> str:
+    """A variant's identity (``klondike:draw=1``) as part of a file name."""
+    return identity.replace(":", "_").replace("=", "-").replace(",", "_")
+
+
 def _default_name(keys: list[str], identity: str, seeds: list[int], seed_text: str | None,
                   all_variants: bool) -> str:
-    tag = identity.replace(":", "_").replace("=", "-").replace(",", "_")
+    tag = _tag(identity)
     if all_variants:
         return f"all-variants-seed{seeds[0]}.pdf" if len(seeds) == 1 else \
             f"all-variants-seeds-{seed_text or seeds[0]}.pdf"
@@ -113,6 +119,7 @@ def _default_name(keys: list[str], identity: str, seeds: list[int], seed_text: s
 @click.option("--seed", type=SEED, help="The deal to print (default: a random one, shown).")
 @click.option("--seeds", "seed_text", metavar="RANGE",
               help="A booklet, one deal a sheet: 1-20, or 1,5,9-12.")
+@pysol_option
 @click.option("--all-variants", is_flag=True,
               help="One sheet for every variant (seed 1 unless --seed/--seeds says otherwise).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
@@ -136,7 +143,7 @@ def _default_name(keys: list[str], identity: str, seeds: list[int], seed_text: s
                    "winnable ones of the range (the others are named as skipped).")
 @click.option("--no-play-page", is_flag=True,
               help="Leave out the second page of each sheet (rules, notation, move log).")
-def sheet(variant, seed, seed_text, all_variants, options, output, force, paper, mono,
+def sheet(variant, seed, seed_text, pysol, all_variants, options, output, force, paper, mono,
           winnable, no_play_page):
     """Print setup sheets for seeded deals of VARIANT as a PDF.
 
@@ -148,6 +155,10 @@ def sheet(variant, seed, seed_text, all_variants, options, output, force, paper,
     symbolic link is followed), and an existing file that is not a PDF is
     left alone unless --force.
 
+    --pysol N prints PySolFC's game N instead (the number in PySolFC's
+    title bar), titled "PySolFC game N": the deck is stacked so that dealing
+    it by the plan on the sheet lays out exactly PySolFC's cards.
+
     \b
     Examples:
       companion sheet klondike --seed 42
@@ -156,11 +167,19 @@ def sheet(variant, seed, seed_text, all_variants, options, output, force, paper,
       companion sheet klondike --seed 7 --option draw=1
       companion sheet klondike --winnable
       companion sheet golf --seed 3 -o - | lpr
+      companion sheet solitaire --pysol 123456
     """
     from ..render.pdf import default_paper, render_sheets, write_sheets
     from ..rules import Position, load_variant, variant_keys
-    from .common import load_variant_or_fail
+    from .common import load_variant_or_fail, one_deal, pysol_position
 
+    if pysol is not None:
+        one_deal(seed=seed, pysol=pysol)
+        given = [opt for opt, v in (("--seeds", seed_text), ("--all-variants", all_variants),
+                                    ("--winnable", winnable)) if v]
+        if given:
+            raise click.UsageError(f"--pysol N prints one sheet, PySolFC's game N: leave out "
+                                   f"{' and '.join(given)}")
     if all_variants and variant:
         raise click.UsageError("give a VARIANT or --all-variants, not both")
     if not all_variants and not variant:
@@ -181,7 +200,10 @@ def sheet(variant, seed, seed_text, all_variants, options, output, force, paper,
     wanted = [seed] if seed is not None else parse_seed_range(seed_text) if seed_text else None
 
     deals = []
-    if all_variants:
+    if pysol is not None:
+        pos = pysol_position(variant, pysol, parse_options(options))
+        deals, keys, identity = [pos], [pos.variant.key], pos.variant.identity
+    elif all_variants:
         keys = variant_keys()
         for key in keys:
             v = load_variant(key)
@@ -216,8 +238,10 @@ def sheet(variant, seed, seed_text, all_variants, options, output, force, paper,
         stream.flush()
         where, size = "standard output", len(data)
     else:
-        path = output or _default_name(keys, identity, sorted({d.seed for d in deals}),
-                                       seed_text, all_variants)
+        path = output or (
+            f"{_tag(identity)}-pysol{pysol}.pdf" if pysol is not None else
+            _default_name(keys, identity, sorted({d.seed for d in deals}), seed_text,
+                          all_variants))
         written = write_sheets(path, deals, force=force, **settings)
         where, size = str(written.path), written.size
     say(f"wrote {where} ({_count(len(deals), 'deal')}, {_count(pages, 'page')}, "

@@ -17,6 +17,7 @@ from .common import (
     display_flags,
     echo_json,
     load_variant_or_fail,
+    one_deal,
     option_flag,
     parse_options,
     play_after,
@@ -57,7 +58,7 @@ def _positive(ctx, param, value):
                    "first), as `companion check VARIANT --seed N --moves-file FILE` reads it.")
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def solve(variant, seed, position_file, after, options, timeout, nodes, memory_mb, fmt,
+def solve(variant, seed, pysol, position_file, after, options, timeout, nodes, memory_mb, fmt,
           moves_out, as_json):
     """Solve a deal of VARIANT: a winning line, a proof of loss, or unknown.
 
@@ -75,6 +76,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     \b
     Examples:
       companion solve klondike --seed 42
+      companion solve solitaire --pysol 123456
       companion solve solitaire --seed 7 --timeout 60 --json
       companion solve klondike --seed 42 --option draw=1 --moves-file line.txt
       companion check klondike --seed 42 --option draw=1 --moves-file line.txt
@@ -83,7 +85,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
     from ..solver.search import solve as run_solve
     if moves_out is not None:
         _check_writable(moves_out)
-    pos = start_position(variant, seed, position_file, parse_options(options))
+    pos = start_position(variant, seed, position_file, parse_options(options), pysol)
     played = play_after(pos, after, as_json=as_json)
     watch = _Watch(timeout, show=not as_json and sys.stderr.isatty())
     try:
@@ -96,7 +98,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
         r.reason = "stopped by Ctrl-C"
     if as_json:
         echo_json({"variant": pos.variant.key, "options": dict(pos.variant.options),
-                   "seed": pos.seed, "after": played, **r.to_json()})
+                   "seed": pos.seed, **_pysol_json(pos), "after": played, **r.to_json()})
     elif r.verdict == "won":
         if not r.moves:
             click.echo("(already won)")
@@ -118,7 +120,7 @@ def solve(variant, seed, position_file, after, options, timeout, nodes, memory_m
         click.echo(display().text(f"# {r.verdict.capitalize()}: {reason} ({spent})."))
     if moves_out is not None:
         if r.verdict == "won":
-            replay = _replay_command(pos, seed, position_file, moves_out)
+            replay = _replay_command(pos, position_file, moves_out)
             _write_moves(moves_out, played, r.moves, replay)
             if not as_json:
                 click.echo(f"# wrote the line to {moves_out}: {replay} replays it", err=True)
@@ -167,11 +169,18 @@ def _check_writable(path: str) -> None:
                                  f"folder you can write to", param_hint="--moves-file")
 
 
-def _replay_command(pos, seed, position_file, path: str) -> str:
+def _pysol_json(pos) -> dict:
+    """``{"pysol": N}`` for a PySolFC deal, else nothing (the JSON of other deals is as it
+    was)."""
+    return {} if pos.pysol is None else {"pysol": pos.pysol}
+
+
+def _replay_command(pos, position_file, path: str) -> str:
     """The `companion check` command that replays the written moves file."""
     import shlex
     v = pos.variant
-    start = f"--seed {seed}" if seed is not None else f"--position {shlex.quote(position_file)}"
+    start = (f"--position {shlex.quote(position_file)}" if position_file is not None
+             else f"--pysol {pos.pysol}" if pos.pysol is not None else f"--seed {pos.seed}")
     opts = "".join(f" --option {k}={v.option_text(k)}" for k in v.changed_options())
     return f"companion check {v.key} {start}{opts} --moves-file {shlex.quote(path)}"
 
@@ -292,8 +301,8 @@ class VariantOrGame(click.ParamType):
 @click.option("--seed-samples", "rng_seed", type=int, default=None, hidden=True)
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def hint(target, variant_opt, seed, position_file, photo, after, options, db, peek, samples,
-         timeout, rng_seed, as_json):
+def hint(target, variant_opt, seed, pysol, position_file, photo, after, options, db, peek,
+         samples, timeout, rng_seed, as_json):
     """The best next move, with its reason and a verdict: in a game of VARIANT,
     or in the saved game ID (as `companion play` recorded it).
 
@@ -320,6 +329,7 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
       companion hint 3                      # saved game 3, where you left it
       companion hint 3 --peek --timeout 10  # a seeded game: solve the real deal
       companion hint klondike --seed 42 --after 't1 t5, s'
+      companion hint solitaire --pysol 123456 --peek
       companion hint klondike --position table.json --samples 20
       companion hint golf --photo table.jpg
       companion hint streets-and-alleys --seed 3
@@ -331,16 +341,16 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
     kind, value = target
     header, extra = None, {}
     if kind == "game":
-        pos, header, extra = _game_position(value, db, seed, position_file, photo, options,
-                                            peek)
+        pos, header, extra = _game_position(value, db, seed, pysol, position_file, photo,
+                                            options, peek)
     elif db is not None:
         raise click.UsageError(f"--db goes with a saved game's id (companion hint 3 --db "
                                f"{db}); {value} is a variant")
     elif photo is not None:
-        pos = _photo_position(value, seed, position_file, photo, parse_options(options),
-                              as_json)
+        one_deal(seed=seed, pysol=pysol, position=position_file, photo=photo)
+        pos = _photo_position(value, photo, parse_options(options))
     else:
-        pos = start_position(value, seed, position_file, parse_options(options))
+        pos = start_position(value, seed, position_file, parse_options(options), pysol)
     played = play_after(pos, after, as_json=as_json)
     d = display()
     try:
@@ -352,8 +362,8 @@ def hint(target, variant_opt, seed, position_file, photo, after, options, db, pe
     # first, and exit 1 (no hint was given)
     waiting = kind == "game" and h.move is None and bool(pos.pending_reveals())
     if as_json:
-        echo_json({**extra, "variant": pos.variant.key, "seed": pos.seed, "after": played,
-                   **h.to_json()})
+        echo_json({**extra, "variant": pos.variant.key, "seed": pos.seed, **_pysol_json(pos),
+                   "after": played, **h.to_json()})
         if waiting:
             click.get_current_context().exit(1)
         return
@@ -384,14 +394,15 @@ def _hint_target(target, variant_opt):
     return target
 
 
-def _game_position(gid, db, seed, position_file, photo, options, peek):
+def _game_position(gid, db, seed, pysol, position_file, photo, options, peek):
     """The position saved game ``gid`` has reached, read (never written) from the store:
     (position, header line, JSON fields)."""
     from ..record.games import load_game
     from ..record.store import open_store
     from .play_cmds import _title, check_game_id
-    given = [name for name, v in (("--seed", seed), ("--position", position_file),
-                                  ("--photo", photo)) if v is not None]
+    given = [name for name, v in (("--seed", seed), ("--pysol", pysol),
+                                  ("--position", position_file), ("--photo", photo))
+             if v is not None]
     if options:
         given.append("--option")
     if given:
@@ -401,7 +412,7 @@ def _game_position(gid, db, seed, position_file, photo, options, peek):
     with open_store(db, read_only=True) as store:
         game = load_game(store, gid)
     row = game.row
-    if peek and row.seed is None:
+    if peek and row.physical:
         raise click.UsageError(
             f"--peek cannot look at game {gid}'s hidden cards: it was dealt from a deck you "
             f"shuffled yourself, so nobody knows its face-down cards or the stock's order "
@@ -410,17 +421,15 @@ def _game_position(gid, db, seed, position_file, photo, options, peek):
     pos = game.position()
     name = f" ({row.name})" if row.name else ""
     n = row.moves
-    header = (f"Game {gid}{name}: {_title(game.variant, row.seed)}, after {n} "
+    header = (f"Game {gid}{name}: {_title(game.variant, row.deal_name)}, after {n} "
               f"move{'s' if n != 1 else ''} ({row.status}).")
     return pos, header, {"game": gid, "moves_played": n, "status": row.status}
 
 
-def _photo_position(variant, seed, position_file, photo, options, as_json):
+def _photo_position(variant, photo, options):
     """The position read from ``photo`` (a file, or ``cam0``); warnings go to stderr."""
     from ..rules import Position
     from ..vision.integrate import parse_source, photo_position, scan, source_name
-    if seed is not None or position_file is not None:
-        raise click.UsageError("give one of --seed, --position and --photo")
     key = variant.key if hasattr(variant, "key") else variant
     path, camera = parse_source(photo)
     source = source_name(path, camera)

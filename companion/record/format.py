@@ -16,8 +16,9 @@ line, each followed by the reveals it caused (physical games)::
     3. w t4 {a comment}
 
 Headers: ``Variant`` (key or alias), ``Options`` (``name=value`` pairs separated by commas, as
-``companion variants VARIANT`` lists them; empty for the defaults), ``Seed`` (a number, or
-``physical`` for a deck the player shuffled), ``DealVersion``, ``Date`` (local time),
+``companion variants VARIANT`` lists them; empty for the defaults), ``Seed`` (a number,
+``physical`` for a deck the player shuffled, or ``PySolFC 123456`` for PySolFC's game 123456,
+as ``companion play --pysol`` deals it), ``DealVersion``, ``Date`` (local time),
 ``Result`` (``won``, ``lost``, ``resigned``, or ``*`` while the game goes on), ``Name``
 (optional), and ``Start`` (the starting position in its JSON form; required for a physical game,
 whose layout the player typed in). Unknown headers are ignored. Values escape ``"`` and ``\\``
@@ -115,7 +116,7 @@ def game_headers(row, variant) -> dict[str, str]:
     }
     if row.name:
         headers["Name"] = row.name
-    if row.seed is None and row.start:
+    if row.physical and row.start:
         headers["Start"] = json.dumps(json.loads(row.start), sort_keys=True,
                                       separators=(",", ":"))
     return headers
@@ -264,6 +265,8 @@ class Imported:
     deal_version: int
     name: str | None
     start: str | None
+    """The start position's JSON for a game that is not seeded (a physical deal, or a PySolFC
+    game with its number): what the store keeps."""
     started_at: str | None
     entries: list[tuple[str, bool]]
     result: str | None
@@ -273,6 +276,8 @@ class Imported:
     notes: list[tuple[int, str, str]] = field(default_factory=list)
     """(entries before it, kind, text): the record's ``{...}`` comments, kept as the game's
     notes (``dealing-error`` for a dealing error the recorder noted, else ``comment``)."""
+    pysol: int | None = None
+    """The PySolFC game number of a game dealt by one (``[Seed "PySolFC 123456"]``)."""
 
 
 def read_record(text: str) -> Imported:
@@ -288,7 +293,8 @@ def read_record(text: str) -> Imported:
         if key not in h:
             raise RecordError(f"the record has no {key} header (e.g. "
                               + {"Variant": '[Variant "klondike"]',
-                                 "Seed": '[Seed "7"] or [Seed "physical"]'}.get(key, key)
+                                 "Seed": '[Seed "7"], [Seed "PySolFC 123456"] or '
+                                         '[Seed "physical"]'}.get(key, key)
                               + ")", 1)
         return h[key].strip()
 
@@ -311,16 +317,30 @@ def read_record(text: str) -> Imported:
         raise RecordError(str(exc), where.get("Options")) from None
     seed_text = need("Seed").lower()
     seed: int | None
+    pysol: int | None = None
     if seed_text == "physical":
         seed = None
+    elif seed_text.startswith("pysolfc"):
+        from ..pysolfc import GAMES, number_problem, unsupported_text
+        seed = None
+        number = seed_text.removeprefix("pysolfc").strip()
+        pysol = int(number) if number.isascii() and number.isdigit() and len(number) <= 40 \
+            else -1
+        problem = (number_problem(pysol) if pysol >= 0 else
+                   f"{number!r} is not a PySolFC game number (write e.g. PySolFC 123456)")
+        if problem is None and variant.key not in GAMES:
+            problem = unsupported_text(variant.key)
+        if problem:
+            raise RecordError(f"Seed: {problem}", where.get("Seed"))
     else:
         try:
             seed = int(seed_text)
         except ValueError:
             seed = -1
         if not 0 <= seed <= MAX_SEED_VALUE:
-            raise RecordError(f"Seed is a whole number from 0 to {MAX_SEED_VALUE}, or "
-                              f"physical; not {h['Seed']!r}", where.get("Seed"))
+            raise RecordError(f"Seed is a whole number from 0 to {MAX_SEED_VALUE}, PySolFC "
+                              f"then a PySolFC game number (PySolFC 123456), or physical; "
+                              f"not {h['Seed']!r}", where.get("Seed"))
     dv_text = h.get("DealVersion", str(DEAL_VERSION)).strip()
     if dv_text != str(DEAL_VERSION):
         raise RecordError(f"this record was dealt by deal version {dv_text}; this companion "
@@ -338,7 +358,11 @@ def read_record(text: str) -> Imported:
         raise RecordError("the Name header is longer than 200 characters", where.get("Name"))
 
     start_json = None
-    if seed is None:
+    if pysol is not None:
+        from ..pysolfc import deal as pysol_deal
+        start = pysol_deal(variant, pysol)
+        start_json = json.dumps(start.to_json())
+    if seed is None and pysol is None:
         if "Start" not in h:
             raise RecordError("a physical game needs its Start header: the layout as the "
                               "player typed it, in the JSON position form", 1)
@@ -359,10 +383,11 @@ def read_record(text: str) -> Imported:
                               if f and f in start.status())
             raise RecordError(f"the Start position is not a possible layout ({flags})",
                               where["Start"])
-        start.seed = None
+        start.seed = start.pysol = None
         start_json = json.dumps(start.to_json())
     else:
-        start = Position.deal(variant, seed)
+        if pysol is None:
+            start = Position.deal(variant, seed)
         if "Start" in h:
             try:
                 given = Position.from_json(json.loads(h["Start"]))
@@ -370,7 +395,7 @@ def read_record(text: str) -> Imported:
                 raise RecordError(f"the Start header is not a valid position: {exc}",
                                   where["Start"]) from None
             if given.key() != start.key():
-                raise RecordError(f"the Start position is not the deal of seed {seed}",
+                raise RecordError(f"the Start position is not the deal of {start.deal_name}",
                                   where["Start"])
 
     pos = start.copy()
@@ -379,7 +404,7 @@ def read_record(text: str) -> Imported:
     for text, line in rec.entries:
         if "=" not in text:
             number += 1
-        if seed is not None and "=" in text:
+        if start.known_deal and "=" in text:
             raise RecordError(f"{text}: a seeded game has no reveals (every card is known)",
                               line)
         waiting = pos.pending_reveals() if "=" not in text else []
@@ -419,7 +444,8 @@ def read_record(text: str) -> Imported:
                     started_at=started_at, entries=entries,
                     result=None if result == "*" else result, termination=termination,
                     score=score, position=pos,
-                    notes=[(ply, note_kind(text), text) for ply, text in rec.comments])
+                    notes=[(ply, note_kind(text), text) for ply, text in rec.comments],
+                    pysol=pysol)
 
 
 def note_kind(text: str) -> str:

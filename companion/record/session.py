@@ -158,7 +158,8 @@ class Session:
     # ------------------------------------------------------------------ state
     @property
     def seeded_game(self) -> bool:
-        return self.start.seed is not None
+        """Every card known: a seeded deal, or a PySolFC game (dealt by its number)."""
+        return self.start.known_deal
 
     @property
     def pending(self) -> list[tuple[int, int]]:
@@ -1284,7 +1285,8 @@ class Session:
             cards = " ".join(self.card(c) for c in cs)
             parts.append(f"{names[i]}: {cards}" + (" (bottom to top)" if len(cs) > 1 else ""))
         first = self.turned[0]
-        return ("Turned up, as the seed deals it: " + "; ".join(parts)
+        deal = "the seed" if self.start.seed is not None else self.start.deal_name
+        return (f"Turned up, as {deal} deals it: " + "; ".join(parts)
                 + f". If your card differs, type {names[first[0]]}=CARD (the card you see).")
 
     def _redealt_text(self, before_piles) -> str:
@@ -1293,7 +1295,7 @@ class Session:
         moved = [i for i, p in enumerate(self.pos.piles) if p != before_piles[i]
                  and names[i] != "x"]
         example = names[moved[0]] if moved else names[0]
-        return (f"Redealt, as seed {self.start.seed} deals it: gather the cards that are not in "
+        return (f"Redealt, as {self.start.deal_name} deals it: gather the cards that are not in "
                 f"a kept run and lay them out as shown ({len(moved)} cells), not shuffled your "
                 f"own way. If a card on the table differs, type "
                 f"{example}=CARD (the card you see).")
@@ -1349,15 +1351,16 @@ class Session:
                                    "nothing was recorded.")
         if not wrong:
             shown = " ".join(self.card(c) for c in codes)
-            return self._reply(True, "confirm", f"Right: {pile} shows {shown}, as seed "
-                               f"{self.start.seed} deals it.")
+            return self._reply(True, "confirm", f"Right: {pile} shows {shown}, as "
+                               f"{self.start.deal_name} deals it.")
         lines, data = [], []
         for k, expected, found in wrong:
             place = self._place(i, k)
             text = (f"Dealing error at {place}: expected {self.card(expected)}, found "
                     f"{self.card(found)}.")
             where = self._where(found)
-            advice = (f"Seed {self.start.seed} has {self.card(found)} at {where}: your "
+            deal = self.start.deal_name
+            advice = (f"{deal[0].upper() + deal[1:]} has {self.card(found)} at {where}: your "
                       f"{self.card(expected)} is probably there. Swap the two cards and play "
                       f"on; the recorder keeps to the seeded deal." if where else
                       f"{self.card(found)} is not in this deck: check the card.")

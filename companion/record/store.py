@@ -148,8 +148,20 @@ class GameRow:
     such a game is listed, flagged, and refused by the commands that open it."""
 
     @property
+    def pysol(self) -> int | None:
+        """The PySolFC game number of a game dealt by one (``companion play --pysol N``), or
+        None. It is kept in the start position's JSON, with the seed column empty: no schema
+        change, and a number of up to 20 digits, beyond SQLite's integers, fits there."""
+        if self.seed is not None or not isinstance(self.start, str) \
+                or '"pysol"' not in self.start:
+            return None
+        data = _loads(self.start)
+        n = data.get("pysol") if isinstance(data, dict) else None
+        return n if type(n) is int else None
+
+    @property
     def physical(self) -> bool:
-        return self.seed is None
+        return self.seed is None and self.pysol is None
 
     @property
     def status(self) -> str:
@@ -161,7 +173,19 @@ class GameRow:
 
     @property
     def deal_text(self) -> str:
+        """The deal as a record's Seed header and `companion games` write it."""
+        pysol = self.pysol
+        if pysol is not None:
+            return f"PySolFC {pysol}"
         return "physical" if self.seed is None else str(self.seed)
+
+    @property
+    def deal_name(self) -> str:
+        """``seed 42``, ``PySolFC game 123456`` or ``physical deal``, as titles say it."""
+        pysol = self.pysol
+        if pysol is not None:
+            return f"PySolFC game {pysol}"
+        return "physical deal" if self.seed is None else f"seed {self.seed}"
 
     def damaged_text(self, path: str) -> str:
         return (f"game {self.id} in {path} is damaged: {self.problem}. It cannot be shown, "

@@ -64,10 +64,12 @@ class Written:
 def qr_text(pos) -> str:
     """``companion:VARIANT:SEED:OPTIONS:DEALVERSION``: what the sheet's QR code holds.
 
-    OPTIONS are the non-default options as ``k=v`` joined by commas (empty for none)."""
+    OPTIONS are the non-default options as ``k=v`` joined by commas (empty for none). SEED is
+    ``pysolN`` for PySolFC's game N."""
     from ..rules import DEAL_VERSION
     options = pos.variant.identity.partition(":")[2]
-    return f"companion:{pos.variant.key}:{pos.seed}:{options}:{DEAL_VERSION}"
+    seed = pos.seed if pos.pysol is None else f"pysol{pos.pysol}"
+    return f"companion:{pos.variant.key}:{seed}:{options}:{DEAL_VERSION}"
 
 
 def default_paper(environ: dict | None = None) -> str:
@@ -401,7 +403,7 @@ def _header(pen: _Pen, pos, date: str, x: float, y: float, width: float,
     v = pos.variant
     changed = v.changed_options()
     qr = _qr_size(qr_text(pos)) if page == "setup" else 0.0
-    title = f"{v.name} — seed {pos.seed}"
+    title = f"{v.name} — {pos.deal_name}"
     size = _fit(pen, title, 18.0, width - qr - 10)
     pen.text(x, y + 16, title, size, BOLD, st.ink)
     opts = ", ".join(f"{k}={v.option_text(k)}" for k in changed)
@@ -412,8 +414,12 @@ def _header(pen: _Pen, pos, date: str, x: float, y: float, width: float,
         pen.text(x, yy, line, 8.0, FONT, st.grey)
         yy += 10
     if page == "setup":
-        for line in pen.wrap(v.summary + f"  Deal fingerprint {pos.fingerprint()[:16]}.",
-                             8.0, width - qr - 10):
+        about = v.summary + f"  Deal fingerprint {pos.fingerprint()[:16]}."
+        if pos.pysol is not None:
+            from ..pysolfc import first_turn_note, game_name
+            about += (f"  The deal of PySolFC's {game_name(v)}, game {pos.pysol}. "
+                      + first_turn_note(v)).rstrip()
+        for line in pen.wrap(about, 8.0, width - qr - 10):
             pen.text(x, yy, line, 8.0, FONT, st.ink)
             yy += 10
         caption = _qr(pen, qr_text(pos), x + width - qr, y - 4, qr)
@@ -500,7 +506,7 @@ def _stack_columns(n: int) -> int:
 
 
 def _setup_page(pen: _Pen, pos, paper: tuple[float, float], date: str) -> None:
-    from ..rules import deck_order
+    from ..rules import start_deck_order
     st = pen.st
     v = pos.variant
     pw, ph = paper
@@ -508,7 +514,7 @@ def _setup_page(pen: _Pen, pos, paper: tuple[float, float], date: str) -> None:
     y = _header(pen, pos, date, x, MARGIN, width, "setup")
 
     # measure what follows the diagram, so the diagram gets the rest of the page
-    order = deck_order(v, pos.seed)
+    order = start_deck_order(pos)
     cols = _stack_columns(len(order))
     stack_rows = -(-len(order) // cols)
     how = ["Stack the cards face down in this order, card 1 on top: put the last card "
@@ -649,7 +655,7 @@ def render_sheets(positions, *, paper: str = "a4", mono: bool = False,
     if not positions:
         raise SheetError("no deals to print")
     for pos in positions:
-        if pos.seed is None:
+        if not pos.known_deal:
             raise SheetError("a setup sheet needs a seeded deal (a physical deal has no "
                              "known cards)")
     if paper not in PAPERS:
@@ -659,7 +665,7 @@ def render_sheets(positions, *, paper: str = "a4", mono: bool = False,
     size = PAPERS[paper]
     buf = BytesIO()
     c = Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
-    c.setTitle(title or (f"{positions[0].variant.name}, seed {positions[0].seed}"
+    c.setTitle(title or (f"{positions[0].variant.name}, {positions[0].deal_name}"
                          if len(positions) == 1 else "Setup sheets"))
     c.setAuthor("companion")
     c.setCreator(creator())

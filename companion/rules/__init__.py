@@ -12,7 +12,8 @@ from .variant import DEAL_VERSION, Variant, find_variant, load_variant, variant_
 __all__ = [
     "DEAL_VERSION", "Engine", "LegalMoves", "Move", "Outcome", "Position", "Status",
     "Termination", "Variant", "Verdict", "deal", "deck_order", "face_up_runs_are_builds",
-    "find_variant", "fingerprint", "load_variant", "shuffled", "variant_keys",
+    "find_variant", "fingerprint", "load_variant", "shuffled", "start_deck_order",
+    "variant_keys",
 ]
 
 
@@ -20,6 +21,18 @@ def deal(variant: str | Variant, seed: int | None = None,
          options: dict | None = None) -> Position:
     """The layout of ``variant`` for ``seed`` (the same forever), or a physical deal."""
     return Position.deal(variant, seed, options)
+
+
+def start_deck_order(pos: Position) -> list[int]:
+    """The whole deck, top card first, that the variant's deal plan turns into the deal
+    ``pos`` was played from: the seed's shuffle, or for a PySolFC game the order that gives
+    PySolFC's layout (:func:`companion.pysolfc.deck_order`)."""
+    if pos.pysol is not None:
+        from ..pysolfc import deck_order as pysol_order
+        return pysol_order(pos.variant, pos.pysol)
+    if pos.seed is None:
+        raise ValueError("a physical deal has no known deck order")
+    return deck_order(pos.variant, pos.seed)
 
 
 def face_up_runs_are_builds(variant: Variant) -> bool:

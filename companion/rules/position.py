@@ -90,16 +90,17 @@ class Status(enum.IntFlag):
 
 
 class Position:
-    __slots__ = ("_stack", "down", "engine", "idle", "pass_no", "piles", "seed")
+    __slots__ = ("_stack", "down", "engine", "idle", "pass_no", "piles", "pysol", "seed")
 
     def __init__(self, engine: Engine, piles, down, *, pass_no: int = 1, idle: bool = False,
-                 seed: int | None = None):
+                 seed: int | None = None, pysol: int | None = None):
         self.engine = engine
         self.piles: list[tuple[int, ...]] = [tuple(p) for p in piles]
         self.down: list[int] = list(down)
         self.pass_no = pass_no
         self.idle = idle
         self.seed = seed
+        self.pysol = pysol   # the PySolFC game number of the deal (companion.pysolfc), or None
         self._stack: list = []
 
     # ------------------------------------------------------------------ construction
@@ -127,6 +128,7 @@ class Position:
         p.pass_no = self.pass_no
         p.idle = self.idle
         p.seed = self.seed
+        p.pysol = self.pysol
         p._stack = self._stack[:] if stack else []
         return p
 
@@ -145,8 +147,20 @@ class Position:
         return hash(self.key())
 
     def __repr__(self) -> str:
-        seed = "physical" if self.seed is None else f"seed {self.seed}"
-        return f"<Position {self.variant.identity}, {seed}, {len(self._stack)} moves played>"
+        return f"<Position {self.variant.identity}, {self.deal_name}, {len(self._stack)} " \
+               f"moves played>"
+
+    @property
+    def known_deal(self) -> bool:
+        """Whether every card of the deal is known: a seeded deal or a PySolFC game."""
+        return self.seed is not None or self.pysol is not None
+
+    @property
+    def deal_name(self) -> str:
+        """``seed 42``, ``PySolFC game 123456`` or ``physical deal``."""
+        if self.pysol is not None:
+            return f"PySolFC game {self.pysol}"
+        return "physical deal" if self.seed is None else f"seed {self.seed}"
 
     # ------------------------------------------------------------------ piles
     def pile(self, name: str) -> tuple[int, ...]:
@@ -458,6 +472,9 @@ class Position:
     def to_json(self) -> dict:
         eng = self.engine
         v = eng.variant
+        # "pysol" only where there is one, so that every other position's JSON, and with it
+        # the fingerprints of the seeds catalogue, stays as it was
+        pysol = {} if self.pysol is None else {"pysol": self.pysol}
         return {
             "variant": v.key,
             "options": {k: val for k, val in v.options},
@@ -467,6 +484,7 @@ class Position:
                              "face_down": self.down[i]}
                       for i, name in enumerate(eng.names)},
             "state": {"pass": self.pass_no, "idle": self.idle},
+            **pysol,
         }
 
     @classmethod
@@ -547,11 +565,20 @@ class Position:
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**32):
             raise PositionError(f"'seed' must be a whole number from 0 to {2**32 - 1}, or null "
                                 f"for a deck shuffled by hand, not {_shown(seed)}")
+        pysol = data.get("pysol")
+        if pysol is not None:
+            from ..pysolfc import FIRST_GAME, LAST_GAME
+            if type(pysol) is not int or not FIRST_GAME <= pysol <= LAST_GAME:
+                raise PositionError(f"'pysol' must be a PySolFC game number from {FIRST_GAME} "
+                                    f"to {LAST_GAME}, or absent, not {_shown(pysol)}")
+            if seed is not None:
+                raise PositionError("a position has a 'seed' or a 'pysol' game number, not "
+                                    "both")
         dv = data.get("deal_version", DEAL_VERSION)
         if dv != DEAL_VERSION:
             raise PositionError(f"this position uses deal version {_shown(dv)}; this companion "
                                 f"deals version {DEAL_VERSION}")
-        pos = cls(eng, piles, down, pass_no=pass_no, idle=idle, seed=seed)
+        pos = cls(eng, piles, down, pass_no=pass_no, idle=idle, seed=seed, pysol=pysol)
         if validate:
             problems = pos.problems()
             absent = [n for n in eng.names if n not in raw_piles and n not in _MAY_OMIT

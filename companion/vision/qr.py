@@ -1,4 +1,5 @@
-"""The setup sheet's QR code: ``companion:VARIANT:SEED:OPTIONS:DEALVERSION``."""
+"""The setup sheet's QR code: ``companion:VARIANT:SEED:OPTIONS:DEALVERSION`` (SEED is
+``pysolN`` on the sheet of PySolFC's game N)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ class SheetCode:
     options: dict
     deal_version: int | None
     text: str
+    pysol: int | None = None
 
     def describe(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in self.options.items())
-        seed = f", seed {self.seed}" if self.seed is not None else ""
+        seed = (f", seed {self.seed}" if self.seed is not None else
+                f", PySolFC game {self.pysol}" if self.pysol is not None else "")
         return f"{self.variant}{seed}" + (f" ({opts})" if opts else "")
 
 
@@ -24,8 +27,12 @@ def parse_sheet_code(text: str) -> SheetCode | None:
     parts = text.strip().split(":")
     if len(parts) != 5 or parts[0] != "companion" or not parts[1]:
         return None
+    pysol = None
     try:
-        seed = int(parts[2]) if parts[2] not in ("", "None") else None
+        if parts[2].startswith("pysol"):
+            seed, pysol = None, int(parts[2].removeprefix("pysol"))
+        else:
+            seed = int(parts[2]) if parts[2] not in ("", "None") else None
         dv = int(parts[4]) if parts[4] else None
     except ValueError:
         return None
@@ -35,7 +42,7 @@ def parse_sheet_code(text: str) -> SheetCode | None:
         if not sep:
             return None
         options[k] = v
-    return SheetCode(parts[1], seed, options, dv, text.strip())
+    return SheetCode(parts[1], seed, options, dv, text.strip(), pysol)
 
 
 def find_sheet_code(rgb) -> SheetCode | None:
