@@ -2,12 +2,14 @@
 rules engine.
 
 The photo is turned so that the layout's "up" points up; distances are measured in index sizes
-(the pip-rank distance), so the grouping does not depend on the photo's scale. Supported
-layouts: cascaded columns (Klondike and the other games whose tableau piles are t1...tN, with
-Klondike's top row), Gaps' rows, the Pyramid's rows, Golf's columns and waste. Face-down cards
-in a column are counted from their backs (:mod:`.backs`) when the photo is given, checked
-against the deal (a pile never holds more face-down cards than were dealt there); where they
-cannot be counted they are taken as dealt, and the reading says so.
+(the pip-rank distance), so the grouping does not depend on the photo's scale. Which layout
+to read is the variant's table shape (:mod:`.shape`, from its pieces, never its name):
+cascaded columns (the games whose tableau piles are t1...tN, with a top row of stock, waste
+and foundations where one lies above them, as in Klondike), a grid's rows (Gaps), a
+pyramid's rows, rows of fans (the House games), columns with the waste below (Golf).
+Face-down cards in a column are counted from their backs (:mod:`.backs`) when the photo is
+given, checked against the deal (a pile never holds more face-down cards than were dealt
+there); where they cannot be counted they are taken as dealt, and the reading says so.
 """
 
 from __future__ import annotations
@@ -74,16 +76,19 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     which adds them to ``dets``)."""
     from ..rules import load_variant
     from .read import dominant_up
+    from .shape import table_shape
     v = load_variant(variant_key)
+    shape = table_shape(v)
     if infer:
         find_unread(dets, v)
     flat = rectify(dets)
     if _spread(flat) < 0.5 * _spread(dets) or _spread(flat) > 2 * _spread(dets):
         from dataclasses import replace  # a perspective fit gone wrong: the photo as it is
         flat = [replace(d) for d in dets]
-    # Gaps looks the same turned round (every card shows both corners): each card read at
-    # one corner is given its other, and the photo's own up names the way
-    both_ways = v.key == "gaps"
+    # a grid of face-up cards (Gaps) looks the same turned round (every card shows both
+    # corners): each card read at one corner is given its other, and the photo's own up
+    # names the way
+    both_ways = shape.both_ways
     if both_ways:
         _lend_corners(flat)
     up = dominant_up(flat)
@@ -107,7 +112,8 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
             if both_ways:
                 # the reading whose row a lies nearer the photo's top edge (where a photo
                 # turned a quarter round leaves the indices' own up no guide)
-                lower = _first_row_lower(_in_photo(out, flat, dets)) if ROWS_BY_PLACE else None
+                lower = _first_row_lower(_in_photo(out, flat, dets), shape) \
+                    if ROWS_BY_PLACE else None
                 score[0], score[2] = score[2] if lower is None else lower, score[0]
             if backs:
                 # backs lie above a column's first face-up card: tells the way up when the
@@ -778,13 +784,15 @@ lying nearer the photo's top edge, measured on the rows' cards (else by the indi
 which a photo turned about a quarter round leaves nearly level: held-out Gaps scene 28)."""
 
 
-def _first_row_lower(out: PileReading) -> float | None:
+def _first_row_lower(out: PileReading, shape) -> float | None:
     """How much lower in the photo the first row's cards lie than the last row's (mean
-    pixels; rows named by their piles' first letter, a to d), or None with either empty."""
+    pixels; rows named by their piles' first letter, a to d in Gaps), or None with either
+    empty."""
+    from .shape import GRID_ROWS
     rows: dict[str, list[float]] = {}
     for name, ds in out.piles.items():
         rows.setdefault(name[0], []).extend(d.y for d in ds)
-    first, last = rows.get("a"), rows.get("d")
+    first, last = rows.get("a"), rows.get(GRID_ROWS[shape.grid[0] - 1])
     if not first or not last:
         return None
     return sum(first) / len(first) - sum(last) / len(last)
@@ -813,7 +821,11 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     """The grouping itself, on rectified detections, for one way up; ``shift``: the columns
     (and the top row above them) start that many piles to the right (t1 empty or unread).
     ``room`` in the result: how many piles the columns found could still shift right."""
+    from functools import partial
+
+    from .shape import GRID_ROWS, table_shape
     names = v.engine().names
+    shape = table_shape(v)
     # cards whose "up" disagrees with the layout (bottom corners of top cards) carry no order
     upright = [d for d in dets if d.up[0] * up[0] + d.up[1] * up[1] > 0.5]
     ids = {id(d) for d in upright}
@@ -827,36 +839,37 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     xs = [p[0] for p in xy]
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
-    if v.key == "gaps":
-        from functools import partial
-
+    if shape.grid:
         from .read import THRESHOLD
         weak = [d.uncertain and d.confidence < THRESHOLD for d in upright] \
             if PLACE_SURE_FIRST else None
-        placed, rest, nrows = _lean_fit(xs, ys, partial(_gaps_places, weak=weak), gap=2.5)
-        if nrows != 4:
-            out.problems.append(f"found {nrows} rows of cards; Gaps has 4")
+        grid_rows = shape.grid[0]
+        placed, rest, nrows = _lean_fit(
+            xs, ys, partial(_gaps_places, weak=weak, grid=shape.grid), gap=2.5)
+        if nrows != grid_rows:
+            out.problems.append(f"found {nrows} rows of cards; {v.name} has {grid_rows}")
         out.unplaced.extend(upright[i] for i in rest)
         for (r, col), i in sorted(placed.items()):
-            _put(out, f"{'abcd'[r]}{col}", upright[i], names)
-    elif v.key == "pyramid":
+            _put(out, f"{GRID_ROWS[r]}{col}", upright[i], names)
+    elif shape.pyramid:
         # rows are evenly spaced and each row's cards sit half a pitch to either side of the
         # apex column, so a card missed does not shift the others
-        placed, rest, _ = _lean_fit(xs, ys, _pyramid_places, gap=1.8)
+        nrows = shape.pyramid
+        placed, rest, _ = _lean_fit(xs, ys, partial(_pyramid_places, nrows=nrows), gap=1.8)
         out.unplaced.extend(upright[i] for i in rest)
-        _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit)
-        for r in range(7):
+        _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit, nrows)
+        for r in range(nrows):
             got = sum(1 for (rr, _) in placed if rr == r)
             if got != r + 1:
                 out.problems.append(f"row {r + 1} of the pyramid: read {got} of {r + 1} cards")
         for (r, c), i in sorted(placed.items()):
             _put(out, f"p{r * (r + 1) // 2 + c + 1}", upright[i], names)
-    elif v.key in FANS:
+    elif shape.fans:
         _map_fans(out, upright, xs, ys, tabs, names, v)
-    elif tabs:
+    elif tabs:   # columns (and the layouts not read otherwise yet: wings, squared piles)
         idx = list(range(len(upright)))
         top: list[int] = []
-        if v.key == "klondike":  # the top row (waste fan, foundations) lies apart, above
+        if shape.top_row:  # the top row (waste fan, foundations) lies apart, above
             # per column of cards (a photo at an angle shears the rows, not the columns):
             # the cards above a wide gap at the top of the column
             cols = []    # (a column's indices, top to bottom; where the tableau starts)
@@ -906,7 +919,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
             heads = [(xs[col[b]], ys[col[b]]) for col, b in cols if col[b] not in in_top]
             head_line = _line_fit(heads) if heads else head_line
         bottom: list[int] = []
-        if v.key == "golf" and "w" in names:  # Golf's waste lies apart, below the columns
+        if shape.waste_below:  # Golf's waste lies apart, below the columns
             ymax = max(ys)
             band = [i for i in idx if ys[i] > ymax - 3.0]
             above = [ys[i] for i in idx if i not in band]
@@ -935,6 +948,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
                                 f"{len(tabs)} tableau piles")
         row: list = [(xs[i], upright[i]) for i in top]
         offset = _corner_offset(dets, up)
+        waste_col, stock_col = shape.top_column("w"), shape.top_column("s")
         if top and tab:
             # cards of a fan seen by their other corner (an index at top-right shows its
             # bottom-left corner when fanned to the right): upside down, under the top row
@@ -946,9 +960,9 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
             for d, (fx, fy) in zip(flipped, _frame(flipped, up, unit), strict=True):
-                if _foundation_seen_turned(d, offset, up, unit, grid, shift, names):
+                if _foundation_seen_turned(d, offset, up, unit, grid, shift, shape):
                     continue   # left to _place_flipped: a foundation's card, not the fan's
-                if lo <= fy <= min(hi, _at(head_line, fx) - 1.0):
+                if waste_col is not None and lo <= fy <= min(hi, _at(head_line, fx) - 1.0):
                     row.append((fx, d, "w"))   # only the waste fans out in the top row
                     out.unplaced.remove(d)
         placed = [((math.floor(grid.column(fx) + 0.3) if grid else 0) + shift, d, pile)
@@ -956,11 +970,11 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         # the stock lies face down: a face-up card over its column, where the waste's column
         # has a card too, is the fan's deepest (a top row with none in the waste's column
         # tells that the columns start further right: held-out scene 404)
-        fan_from_stock = STOCK_COLUMN_FAN and v.key == "klondike" \
-            and any(c == 1 and not pile for c, _, pile in placed)
+        fan_from_stock = STOCK_COLUMN_FAN and None not in (waste_col, stock_col) \
+            and any(c == waste_col and not pile for c, _, pile in placed)
         for c, d, pile in placed:
-            target = pile[0] if pile else _top_row_pile(v.key, c, names)
-            if not target and c == 0 and fan_from_stock:
+            target = pile[0] if pile else shape.top_pile(c)
+            if not target and c == stock_col and fan_from_stock:
                 target = "w"
             if target:
                 _put(out, target, d, names)
@@ -968,8 +982,8 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
                 out.unplaced.append(d)
         for i in sorted(bottom, key=lambda i: xs[i]):  # the waste fan, left to right
             _put(out, "w", upright[i], names)
-        if v.key == "klondike" and tab:
-            _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names)
+        if shape.top_row and tab:
+            _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, shape)
     else:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
         out.unplaced.extend(upright)
@@ -1075,7 +1089,7 @@ def _upright_index_at(u, offset, up, pixels=None):
     return (u.x + (ox * rx + oy * up[0]) * k, u.y + (ox * ry + oy * up[1]) * k)
 
 
-def _foundation_seen_turned(u, offset, up, unit, grid, shift, names) -> bool:
+def _foundation_seen_turned(u, offset, up, unit, grid, shift, shape) -> bool:
     """Whether an upside-down index read in the top row belongs to a card whose upright index
     lies over a foundation's column: that card lies on a foundation, not in the waste's fan
     (which spreads from its own column, short of the foundations)."""
@@ -1083,7 +1097,7 @@ def _foundation_seen_turned(u, offset, up, unit, grid, shift, names) -> bool:
         return False
     ex, ey = _upright_index_at(u, offset, up)
     fx = (ex * -up[1] + ey * up[0]) / unit
-    target = _top_row_pile("klondike", math.floor(grid.column(fx) + 0.3) + shift, names)
+    target = shape.top_pile(math.floor(grid.column(fx) + 0.3) + shift)
     return bool(target) and target.startswith("f")
 
 
@@ -1092,7 +1106,7 @@ FLIPPED_FAN = True
 corners that fall on it (:func:`_place_flipped`)."""
 
 
-def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
+def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, shape):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
     other one in this deck and photo (``offset``, :func:`_corner_offset`); a lone upside-down
@@ -1120,8 +1134,7 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names):
         ex, ey = _upright_index_at(u, offset, up)
         fx, fy = frame(ex, ey)
         if fy < _at(head_line, fx) - 3.0:   # the top row: an empty foundation
-            target = _top_row_pile("klondike", math.floor(grid.column(fx) + 0.3) + shift,
-                                   names)
+            target = shape.top_pile(math.floor(grid.column(fx) + 0.3) + shift)
             if FLIPPED_FAN and target == "w" and not out.piles.get("w"):
                 fan.append((fx, u, ex, ey))   # the waste's fan, seen only so
                 continue
@@ -1206,11 +1219,6 @@ def _at(line, x) -> float:
     return line[0] + line[1] * x
 
 
-FANS = ("house-in-the-wood", "house-on-the-hill")
-"""Variants whose tableau piles are fans: each pile's cards spread sideways, every index in
-view; the piles laid out in rows, numbered in reading order (t1 at the top left)."""
-
-
 LEAN_TURNS = tuple(d for k in range(1, 21) for d in (k, -k))
 """Degrees the rows of a layout may still lean by after the photo is set upright, tried in
 turn (by :func:`_lean_fit`) while cards are left over: the way up is taken from the indices, a
@@ -1283,18 +1291,19 @@ its row (:func:`_gaps_places`), so that a card read there surely keeps it. (A ca
 unsure only as a copy too many, read sure, is no weaker: it may be the right copy.)"""
 
 
-def _gaps_places(rows, cy, dy, xs, pitch, weak=None):
-    """Gaps' four rows of thirteen: (row 0-3, column 1-13) -> card, and the cards left over;
-    columns numbered from the leftmost found (of any row). ``weak`` (by index): cards that
-    take a place only after the others of their row."""
+def _gaps_places(rows, cy, dy, xs, pitch, weak=None, grid=(4, 13)):
+    """Gaps' ``grid`` (rows, columns: four rows of thirteen): (row 0-3, column 1-13) -> card,
+    and the cards left over; columns numbered from the leftmost found (of any row). ``weak``
+    (by index): cards that take a place only after the others of their row."""
     placed, rest = {}, []
-    if len(rows) != 4:
+    nrows, ncols = grid
+    if len(rows) != nrows:
         return placed, [i for row in rows for i in row]
-    column = _grid_columns(rows, xs, pitch, 13)
+    column = _grid_columns(rows, xs, pitch, ncols)
     for r, row in enumerate(rows):
         for i in sorted(row, key=lambda i: bool(weak and weak[i])):
             col = column[i] + 1
-            if 1 <= col <= 13 and (r, col) not in placed:
+            if 1 <= col <= ncols and (r, col) not in placed:
                 placed[(r, col)] = i
             else:
                 rest.append(i)
@@ -1310,7 +1319,7 @@ trained in the twenty-fourth session and the offset in pixels, no scene of those
 it: 0.35 reads them the same; tests/vision/test_pyramid_bottom_row.py builds a case.)"""
 
 
-def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit) -> None:
+def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit, nrows=7) -> None:
     """The Pyramid's bottom row shows its cards' lower corners too: a card read there alone
     (upside down, left over by the fit) takes the bottom row's place where its upright
     corner lies, by the deck's corner-to-corner offset and the lattice of the cards placed
@@ -1336,9 +1345,10 @@ def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit) -> None:
         k, r = Ainv @ f
         c = k + r / 2
         rr, cc = round(r), round(c)
-        if rr == 6 and 0 <= cc <= 6 and (6, cc) not in placed and \
+        last = nrows - 1
+        if rr == last and 0 <= cc <= last and (last, cc) not in placed and \
                 abs(r - rr) < BOTTOM_ROW_NEAR and abs(c - cc) < 0.35:
-            placed[(6, cc)] = len(upright)
+            placed[(last, cc)] = len(upright)
             upright.append(u)
             out.unplaced.remove(u)
 
@@ -1367,7 +1377,7 @@ def _pyramid_shear(rows, rel, first, xs) -> float:
     return sum((r - mr) * (x - mx) for r, x in pts) / den if den else 0.0
 
 
-def _pyramid_places(rows, cy, dy, xs, pitch):
+def _pyramid_places(rows, cy, dy, xs, pitch, nrows=7):
     """(row, place in row) -> card, and the cards left over: the rows found are evenly spaced
     (``dy`` apart) and each card sits half a ``pitch`` to either side of the one above, so
     the fit that places the most cards is taken, over which row the first row found is
@@ -1376,8 +1386,8 @@ def _pyramid_places(rows, cy, dy, xs, pitch):
     rel = [round((c - cy[0]) / dy) if dy else k for k, c in enumerate(cy)]
     cards = [(i, r) for row, r in zip(rows, rel, strict=True) for i in row]
     best, best_score = {}, None
-    for first in range(7):
-        if rel[-1] + first > 6:
+    for first in range(nrows):
+        if rel[-1] + first > nrows - 1:
             break
         rs = [(i, r + first) for i, r in cards]
         for shear in {0.0, _pyramid_shear(rows, rel, first, xs)} if PYRAMID_SHEAR else {0.0}:
@@ -1567,14 +1577,6 @@ def _pitch(xs, rows):
     return statistics.median(near or diffs)
 
 
-def _top_row_pile(key, col, names):
-    if key == "klondike":
-        return {1: "w", 3: "f1", 4: "f2", 5: "f3", 6: "f4"}.get(col)
-    if key == "golf" and "w" in names:
-        return None
-    return None
-
-
 def _put(out, name, det, names):
     if name not in names:
         out.unplaced.append(det)
@@ -1594,13 +1596,16 @@ def build_position(out: PileReading, v):
     from ..cards import code_text
     from ..errors import CompanionError
     from ..rules import Position, deal
+    from .shape import table_shape
     template = deal(v.key, None).to_json()
     piles = template["piles"]
+    shape = table_shape(v)
     for name, dets in out.piles.items():
         fd = piles.get(name, {}).get("face_down", 0)
         if name.startswith("f"):   # foundations: only the top card shows
             top = dets[-1]
-            n = top.rank if v.key == "klondike" else 1
+            # the cards under it, where the foundation's build says how many (A up to it)
+            n = shape.foundation_cards(name, top.rank)
             cards = ["??"] * (n - 1) + [_json(top)]
             piles[name] = {"cards": cards, "face_down": 0}
             continue
