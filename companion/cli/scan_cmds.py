@@ -73,7 +73,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
     import os
-    if not os.path.exists(photo or ""):
+    if photo is not None and not os.path.exists(photo):
         # `cam0`, as `verify --photo` and play's `scan` take it: webcam 0
         from ..vision.integrate import parse_source
         _, number = parse_source(photo)
