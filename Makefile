@@ -58,7 +58,7 @@ model: $(STAMP)
 	$(MAKE) refiner
 
 refiner: $(STAMP)
-	$(BIN)/python -m companion.vision.refine --scenes $(REFINE_SCENES) --fonts $(FONTS) --out models
+	$(BIN)/python -m companion.vision.refine_train --scenes $(REFINE_SCENES) --fonts $(FONTS) --out models
 
 # Photo-reading benchmark: scenes drawn with fonts never used in training, then with published
 # deck designs fetched from npm and PyPI (per design, and the held-out sources pooled apart).
