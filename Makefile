@@ -39,9 +39,12 @@ bench: $(STAMP)
 # nothing at run time needs them) on 1000 scenes and GAPS more of Gaps (the smallest indices)
 # whose rank glyphs are drawn in many free typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS,
 # installed here first where apt-get is and they are missing; FONTS=train: the five DejaVu
-# faces only), EPOCHS passes; then the refiner beside it (`make refiner` alone: REFINE_SCENES
-# scenes of their own, the same fonts, 64 hidden units; about 8 minutes on one core).
+# faces only), and DESIGNS scenes a published design that may be trained on (Kennard's four
+# CC0 decks, fetched into vision-data/ and rasterised with the [designs] extra), EPOCHS passes;
+# then the refiner beside it (`make refiner` alone: REFINE_SCENES scenes of their own, the same
+# fonts, 64 hidden units; about 8 minutes on one core).
 SCENES ?= 1000
+DESIGNS ?= 150
 GAPS ?= 300
 EPOCHS ?= 14
 REFINE_SCENES ?= 300
@@ -53,8 +56,8 @@ model: $(STAMP)
 	-[ "$(FONTS)" != extra ] || ! command -v apt-get >/dev/null || \
 		dpkg -s $(EXTRA_FONT_PACKAGES) >/dev/null 2>&1 || \
 		(apt-get update -qq && apt-get install -y -qq --no-install-recommends $(EXTRA_FONT_PACKAGES))
-	$(BIN)/python -m pip install --quiet -e '.[train]'
-	$(BIN)/python -m companion.vision.convnet --scenes $(SCENES) --gaps $(GAPS) --epochs $(EPOCHS) --fonts $(FONTS) --out models
+	$(BIN)/python -m pip install --quiet -e '.[train,designs]'
+	$(BIN)/python -m companion.vision.convnet --scenes $(SCENES) --gaps $(GAPS) --designs $(DESIGNS) --epochs $(EPOCHS) --fonts $(FONTS) --out models
 	$(MAKE) refiner
 
 refiner: $(STAMP)

@@ -67,7 +67,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     chosen = [designs.BY_NAME[n] for n in a.design] if a.design else list(designs.DESIGNS)
     clf = load()
-    print(f"{a.scenes} scenes a layout per design, seeds from {a.base}; the model as shipped")
+    from companion.vision.model import MODEL_DIR
+    print(f"{a.scenes} scenes a layout per design, seeds from {a.base}; the model in {MODEL_DIR}")
     print(f"{'design (source)':22} {'recall':>8} {'precision':>10} {'uncertain':>9}  "
           f"{'  '.join(k[:4] for k in KINDS)}  read s")
     pooled = {}

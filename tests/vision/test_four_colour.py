@@ -101,7 +101,9 @@ def test_check_set_gaps_scene_21_has_no_black_club(monkeypatch, held_out_scene):
     for the 9♣'s other corner, and 3♠, 5♠, 10♠ and 6♠ are read as clubs, left uncertain.
     Since the thirtieth session the twins in colour are weighed too, `read.SWAP_TWINS` and
     `read.TWIN_CORNERS`, which mend most of those: they are off for the reading without the
-    rule, so that it shows what the rule alone does.)"""
+    rule, so that it shows what the rule alone does. Since the recognizer's files of
+    2026-11-29 the 9♠ is no longer taken for the 9♣'s other corner; six spades are still read
+    as clubs without the rule.)"""
     from companion.vision.model import load
     sc = held_out_scene(7_601_021, "gaps")
     clf = load()
@@ -116,8 +118,6 @@ def test_check_set_gaps_scene_21_has_no_black_club(monkeypatch, held_out_scene):
     monkeypatch.setattr(read, "SWAP_TWINS", False)
     monkeypatch.setattr(read, "TWIN_CORNERS", False)
     before = read.read_photo(sc.image, clf, backs=False)
-    assert any(d.code == nine_c and d.other and _at(sc, *d.other[:2], d.size) == nine_s
-               for d in before)
     assert len(clubs_on_spades(before)) >= 3
     monkeypatch.setattr(read, "FOUR_COLOUR_SEEN", 3)
     monkeypatch.setattr(read, "SWAP_TWINS", True)
@@ -125,3 +125,5 @@ def test_check_set_gaps_scene_21_has_no_black_club(monkeypatch, held_out_scene):
     after = read.read_photo(sc.image, clf, backs=False)
     assert _bench().layout_exact(sc, after, "gaps")[0]
     assert not clubs_on_spades(after)
+    assert not any(d.code == nine_c and d.other and _at(sc, *d.other[:2], d.size) == nine_s
+                   for d in after)

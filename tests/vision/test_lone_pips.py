@@ -141,14 +141,15 @@ def test_a_glyph_joined_to_the_strip_between_two_cards_is_read_clear_of_it(monke
     most, and leaves it unread either way; of 200 held-out Gaps scenes, 7,001,000 on, and
     the check set's 30, this photo is the one that turns on it. Earlier examples: scene 23's
     Q♥ until the twenty-fourth session, held-out scene 67's 3♠ until the refiner's second
-    files.)"""
+    files. The recognizer's files of 2026-11-29 read the K♠ without the strip painted over
+    too, and of 100 held-out Gaps scenes none turns on it: the rule is kept for real photos,
+    where the table between cards lies darker, and this checks it takes nothing away.)"""
     from companion.vision import read
     from companion.vision.model import load
     sc = held_out_scene(7_601_017, "gaps")
     clf = load()
     monkeypatch.setattr(read, "LONE_STRIPS", False)
     before = _sure(read.read_photo(sc.image, clf, backs=False))
-    assert "Ks" not in before
     monkeypatch.setattr(read, "LONE_STRIPS", True)
     dets = read.read_photo(sc.image, clf, backs=False)
     after = _sure(dets)
