@@ -111,7 +111,8 @@ def unseen_cards(pos, slots) -> list[int]:
             f"the position has {unknown_slots} unseen card slots but {named} cards are "
             f"unaccounted for: check the piles against the variant's deck "
             f"(`companion moves --position` shows the position)")
-    return pool
+    # in a canonical order: from one rng seed, the same samples whatever lies face down
+    return sorted(pool)
 
 
 def sample(pos, slots, pool, rng: random.Random):
