@@ -841,8 +841,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
     if shape.grid:
         from .read import THRESHOLD
-        weak = [d.uncertain and d.confidence < THRESHOLD for d in upright] \
-            if PLACE_SURE_FIRST else None
+        weak = None
+        if PLACE_SURE_FIRST:
+            sure = {d.code for d in dets if not d.uncertain}
+            weak = [2 if d.uncertain and d.confidence < THRESHOLD
+                    else 1 if COPIES_PLACED_LAST and d.uncertain and d.code in sure else 0
+                    for d in upright]
         grid_rows = shape.grid[0]
         placed, rest, nrows = _lean_fit(
             xs, ys, partial(_gaps_places, weak=weak, grid=shape.grid), gap=2.5)
@@ -1290,18 +1294,26 @@ PLACE_SURE_FIRST = True
 its row (:func:`_gaps_places`), so that a card read there surely keeps it. (A card left
 unsure only as a copy too many, read sure, is no weaker: it may be the right copy.)"""
 
+COPIES_PLACED_LAST = True
+"""With :data:`PLACE_SURE_FIRST`: a Gaps card left unsure as a copy too many of a card read
+surely elsewhere takes a place after the cards read surely (before those read below the
+threshold). Both corners of a card (and a court's figure) are read, so two readings often
+fall on one place: a card's corner misread as a card seen elsewhere must not push out the
+same card's other corner read as a card seen nowhere else, which would be left in no place."""
+
 
 def _gaps_places(rows, cy, dy, xs, pitch, weak=None, grid=(4, 13)):
     """Gaps' ``grid`` (rows, columns: four rows of thirteen): (row 0-3, column 1-13) -> card,
     and the cards left over; columns numbered from the leftmost found (of any row). ``weak``
-    (by index): cards that take a place only after the others of their row."""
+    (by index): how doubtful each card is (0 sure, higher later); a card takes a place only
+    after the less doubtful of its row."""
     placed, rest = {}, []
     nrows, ncols = grid
     if len(rows) != nrows:
         return placed, [i for row in rows for i in row]
     column = _grid_columns(rows, xs, pitch, ncols)
     for r, row in enumerate(rows):
-        for i in sorted(row, key=lambda i: bool(weak and weak[i])):
+        for i in sorted(row, key=lambda i: int(weak[i]) if weak else 0):
             col = column[i] + 1
             if 1 <= col <= ncols and (r, col) not in placed:
                 placed[(r, col)] = i
