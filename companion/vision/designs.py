@@ -16,9 +16,11 @@ import io
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from dataclasses import dataclass
 
@@ -84,21 +86,28 @@ def _fetch_package(d: Design, folder: str) -> str:
     have = [f for f in os.listdir(folder) if f.endswith((".tgz", ".whl", ".zip"))]
     if have:
         return os.path.join(folder, have[0])
-    if d.registry == "npm":
-        cmd = ["npm", "pack", d.package, "--silent", "--pack-destination", folder]
-    else:
-        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-               "--only-binary=:all:", "-d", folder, d.package]
+    # downloaded into a folder of its own, then moved in whole: two benchmarks fetching at
+    # once never read each other's half-written archive
+    tmp = tempfile.mkdtemp(prefix=".fetch-", dir=folder)
     try:
-        subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
-        detail = getattr(e, "stderr", "") or str(e)
-        raise DesignError(f"could not fetch {d.package} from {d.registry} for the design "
-                          f"{d.name}: {detail.strip()[-300:]}") from e
-    have = [f for f in os.listdir(folder) if f.endswith((".tgz", ".whl", ".zip"))]
-    if not have:
-        raise DesignError(f"{d.registry} gave no archive for {d.package}")
-    return os.path.join(folder, have[0])
+        if d.registry == "npm":
+            cmd = ["npm", "pack", d.package, "--silent", "--pack-destination", tmp]
+        else:
+            cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                   "--only-binary=:all:", "-d", tmp, d.package]
+        try:
+            subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+            detail = getattr(e, "stderr", "") or str(e)
+            raise DesignError(f"could not fetch {d.package} from {d.registry} for the design "
+                              f"{d.name}: {detail.strip()[-300:]}") from e
+        have = [f for f in os.listdir(tmp) if f.endswith((".tgz", ".whl", ".zip"))]
+        if not have:
+            raise DesignError(f"{d.registry} gave no archive for {d.package}")
+        os.replace(os.path.join(tmp, have[0]), os.path.join(folder, have[0]))
+        return os.path.join(folder, have[0])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _members(archive: str, names: set[str]) -> dict[str, bytes]:
@@ -148,7 +157,10 @@ def faces_folder(d: Design, cache: str = CACHE) -> str:
                           f"for example {missing[0]}")
     os.makedirs(out, exist_ok=True)
     for member, code in wanted.items():
-        _raster(got[member], member).save(os.path.join(out, f"{code}.png"))
+        path = os.path.join(out, f"{code}.png")
+        part = f"{path}.{os.getpid()}.part"
+        _raster(got[member], member).save(part, format="PNG")
+        os.replace(part, path)   # a face is there whole or not at all
     return out
 
 
@@ -206,8 +218,10 @@ def style(d: Design, cache: str = CACHE) -> Style:
         rank = [float(v) for v in np.median([b[0] for b in found], axis=0)]
         pip = [float(v) for v in np.median([b[1] for b in found], axis=0)]
         meta = {"rank": rank, "pip": pip}
-        with open(meta_path, "w") as f:
+        part = f"{meta_path}.{os.getpid()}.part"
+        with open(part, "w") as f:
             json.dump(meta, f)
+        os.replace(part, meta_path)
     rank, pip = tuple(meta["rank"]), tuple(meta["pip"])
 
     def rot(b):
