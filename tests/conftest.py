@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 
 import pytest
@@ -24,9 +25,12 @@ def _private_user_data(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
-def run(capsys):
-    """Run the CLI as a user would (``companion ARGS...``): (exit code, stdout, stderr)."""
-    def _run(*args: str) -> tuple[int, str, str]:
+def run(capsys, monkeypatch):
+    """Run the CLI as a user would (``companion ARGS...``), its standard input ``stdin``
+    (a pipe, not a terminal; bytes as they arrive, undecoded): (exit code, stdout, stderr)."""
+    def _run(*args: str, stdin: str | bytes = "") -> tuple[int, str, str]:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin))
+                            if isinstance(stdin, bytes) else io.StringIO(stdin))
         code = main(list(args))
         out, err = capsys.readouterr()
         return code, out, err

@@ -8,7 +8,6 @@ column for column, and the other games deal the same pack order.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 
@@ -20,7 +19,6 @@ from pysol_cards.random_base import RandomBase
 
 from companion import pysolfc
 from companion.cards import Card, code_json, code_text
-from companion.cli import main
 from companion.errors import PositionError, VariantError
 from companion.rules import Position, deal, load_variant, start_deck_order
 from companion.rules.deal import lay_out
@@ -205,16 +203,6 @@ def test_json_with_a_seed_and_a_game_number_is_refused():
 
 
 # -- the commands -------------------------------------------------------------------------------
-
-@pytest.fixture
-def run(capsys, monkeypatch):
-    def _run(*args: str, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
-
 
 def test_deal_draws_pysolfcs_game_and_says_what_pysolfc_turns_first(run):
     code, out, _ = run("--ascii", "deal", "klondike", "--pysol", "617")

@@ -10,11 +10,9 @@ the machine: nothing here reads the environment.
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import re
 import sys
-from pathlib import Path
 
 import click
 
@@ -208,20 +206,9 @@ def _cell(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m companion.cli.reference",
-        description="Print the command reference (docs/commands.md) generated from the "
-                    "click commands.")
-    parser.add_argument("--write", metavar="PATH", type=Path,
-                        help="write it to PATH (e.g. docs/commands.md) instead of printing it")
-    args = parser.parse_args(argv)
-    data = generate().encode("utf-8")  # UTF-8 and \n on every platform, whatever the locale
-    if args.write:
-        args.write.write_bytes(data)
-    else:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-    return 0
+    from ..render.rulebook import page_main
+    return page_main(argv, "companion.cli.reference", "docs/commands.md",
+                     "the command reference, generated from the click commands", generate)
 
 
 if __name__ == "__main__":

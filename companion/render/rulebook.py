@@ -62,20 +62,26 @@ def book() -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m companion.render.rulebook",
-        description="Print the rules of every variant (docs/variants.md) from the rules data.")
+def page_main(argv: list[str] | None, prog: str, page: str, what: str, generate) -> int:
+    """The command line of a generated docs page: print it, or ``--write PATH``. UTF-8 and
+    ``\n`` on every platform, whatever the locale, so the committed page compares equal."""
+    parser = argparse.ArgumentParser(prog=f"python -m {prog}",
+                                     description=f"Print {what} ({page}).")
     parser.add_argument("--write", metavar="PATH", type=Path,
-                        help="write it to PATH (e.g. docs/variants.md) instead of printing it")
+                        help=f"write it to PATH (e.g. {page}) instead of printing it")
     args = parser.parse_args(argv)
-    data = book().encode("utf-8")
+    data = generate().encode("utf-8")
     if args.write:
         args.write.write_bytes(data)
     else:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return page_main(argv, "companion.render.rulebook", "docs/variants.md",
+                     "the rules of every variant, from the rules data", book)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,7 @@ that cannot be) is refused with a sentence that names it, never with a traceback
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
 
@@ -18,15 +16,15 @@ def test_a_moves_file_that_is_not_utf8_is_named(run, tmp_path):
     assert "bad.txt is not UTF-8 text" in err and "Internal error" not in err
 
 
-def test_moves_from_standard_input_that_are_not_utf8_are_named(run, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff t1 t7\n")))
-    code, _, err = run("check", "klondike", "--seed", "1", "--moves-file", "-")
+def test_moves_from_standard_input_that_are_not_utf8_are_named(run):
+    code, _, err = run("check", "klondike", "--seed", "1", "--moves-file", "-",
+                       stdin=b"\xff t1 t7\n")
     assert code == 2 and "standard input is not UTF-8 text" in err
 
 
-def test_moves_from_standard_input_are_checked(run, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"t1 t7 # first\ns\n")))
-    code, out, _ = run("check", "klondike", "--seed", "1", "--moves-file", "-", "-q")
+def test_moves_from_standard_input_are_checked(run):
+    code, out, _ = run("check", "klondike", "--seed", "1", "--moves-file", "-", "-q",
+                       stdin=b"t1 t7 # first\ns\n")
     assert code == 0 and out.startswith("2 moves legal: t1 t7, s")
 
 

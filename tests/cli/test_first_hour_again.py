@@ -7,21 +7,11 @@ import os
 
 import pytest
 
-from companion.cli import main
-
 
 @pytest.fixture
-def game_db(tmp_path, capsys):
+def game_db(tmp_path, run):
     db = str(tmp_path / "g.sqlite3")
-    import io
-    import sys
-    old = sys.stdin
-    sys.stdin = io.StringIO("t1 t7\n")
-    try:
-        assert main(["play", "klondike", "--seed", "1", "--db", db]) == 0
-    finally:
-        sys.stdin = old
-    capsys.readouterr()
+    assert run("play", "klondike", "--seed", "1", "--db", db, stdin="t1 t7\n")[0] == 0
     return db
 
 
@@ -78,10 +68,8 @@ def test_the_tools_own_help_starts_a_player_at_the_table(run):
         assert start in out, start
 
 
-def test_verify_with_nothing_typed_on_a_pipe_says_how_to_give_the_cards(run, monkeypatch):
-    import io
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    code, out, err = run("verify", "klondike", "--seed", "42")
+def test_verify_with_nothing_typed_on_a_pipe_says_how_to_give_the_cards(run):
+    code, out, err = run("verify", "klondike", "--seed", "42", stdin="")
     assert code == 1
     text = " ".join((out + err).split())
     assert "standard input" in text and "--layout FILE" in text

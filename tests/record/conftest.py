@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from companion.cli import main
 from companion.record.store import Store
 
 
@@ -22,12 +19,3 @@ def store(db_path):
     s.close()
 
 
-@pytest.fixture
-def run(capsys, monkeypatch):
-    """Run the CLI in-process: ``run(*args, stdin="lines")`` → (exit code, stdout, stderr)."""
-    def _run(*args: str, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run

@@ -3,7 +3,6 @@ keeps the game winnable" / "the only move that won in any sample" (claimed only 
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import sqlite3
@@ -32,11 +31,10 @@ def db(tmp_path):
 
 
 @pytest.fixture
-def typed(run, monkeypatch):
+def typed(run):
     """``run`` with standard input: ``typed(stdin, *args)``."""
     def _typed(stdin: str, *args: str):
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-        return run(*args)
+        return run(*args, stdin=stdin)
     return _typed
 
 

@@ -231,10 +231,8 @@ def test_scan_names_a_pile_whose_face_up_card_was_not_read(photo, run, fake_read
     assert json.loads(out)["unread"] == ["w"]
 
 
-def test_verify_with_nothing_typed_checks_nothing_and_says_so(run, monkeypatch):
-    import io
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    code, out, _ = run("verify", "klondike", "--seed", "5")
+def test_verify_with_nothing_typed_checks_nothing_and_says_so(run):
+    code, out, _ = run("verify", "klondike", "--seed", "5", stdin="")
     assert code == 1 and "Nothing was checked: no card was typed in" in out
     assert "match" not in out
 
