@@ -189,6 +189,9 @@ def main(argv=None):
                     help="reads of each photo timed (its time: their median)")
     ap.add_argument("--base", type=int, default=7_000_000,
                     help="first scene seed (Klondike; Gaps +1000, Pyramid +2000)")
+    ap.add_argument("--shaken", action="store_true",
+                    help="every scene photographed blurred, by a moving hand or a missed focus "
+                         "(synth.shake): what blur does to the readings (no calibration bench)")
     a = ap.parse_args(argv)
     from companion.vision.synth import add_font_dir
     add_font_dir(os.path.join(ROOT, "tests", "fonts"))   # the held-out faces, shipped
@@ -220,8 +223,10 @@ def backs(variant) -> bool:
 
 def accuracy(a, fonts, clf):
     """The per-layout table, the face-down counts and the calibration bench."""
+    import numpy as np
+
     from companion.vision.read import read_photo
-    from companion.vision.synth import make_scene
+    from companion.vision.synth import make_scene, shake
     print(f"{'layout':10} {'scenes':>6} {'precision':>10} {'strict':>7} {'recall':>8} "
           f"{'any corner':>10} {'uncertain':>10} {'exact':>7} {'read s':>7}")
     tot = [0, 0, 0, 0, 0, 0]
@@ -232,7 +237,10 @@ def accuracy(a, fonts, clf):
         down = [0, 0, 0, 0]
         times = []
         for k in range(a.scenes):
-            sc = make_scene(a.base + 1000 * list(KINDS).index(kind) + k, kind, fonts=fonts)
+            seed = a.base + 1000 * list(KINDS).index(kind) + k
+            sc = make_scene(seed, kind, fonts=fonts)
+            if a.shaken:
+                sc.image = shake(sc.image, np.random.default_rng((seed, 11)))
             t = time.perf_counter()
             dets = read_photo(sc.image, clf, backs=backs(variant))
             times.append(time.perf_counter() - t)
@@ -271,7 +279,8 @@ def accuracy(a, fonts, clf):
           "least half in view; exact: every pile as laid out, no card uncertain")
     for line in downs:
         print(line)
-    calibration(a.scenes // 2, clf)
+    if not a.shaken:
+        calibration(a.scenes // 2, clf)
 
 
 def latency(a, fonts):

@@ -160,7 +160,20 @@ def main(argv=None):
                     help="first scene seed, as bench/vision.py's (Klondike; Gaps +1000, "
                          "Pyramid +2000; the check set: 7600000)")
     ap.add_argument("--all", action="store_true", help="print every pile of a failed scene")
+    ap.add_argument("--design", help="draw the scenes in this trainable published design "
+                                     "(companion/vision/designs.py) instead of the held-out fonts")
     a = ap.parse_args(argv)
+    style = None
+    if a.design:
+        from companion.vision import designs
+        d = designs.BY_NAME.get(a.design)
+        if d is None:
+            ap.error(f"no design {a.design!r}: one of {', '.join(sorted(designs.BY_NAME))}")
+        if d.source in designs.HELD_OUT_SOURCES:
+            # their failures are not to be studied: a fix made from them would be tuned on them
+            ap.error(f"{a.design} is held out: measure it with bench/vision_designs.py only")
+        style = designs.style(d, os.path.join(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))), "vision-data", "designs"))
     from companion.vision.synth import add_font_dir
     add_font_dir(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "fonts"))   # the held-out faces, shipped
     fonts = available_fonts(HELDOUT_FONTS)
@@ -169,7 +182,7 @@ def main(argv=None):
     exact = whole = built = 0
     for k in range(a.first, a.first + a.scenes):
         seed = a.base + 1000 * list(KINDS).index(a.kind) + k
-        sc = make_scene(seed, a.kind, fonts=fonts)
+        sc = make_scene(seed, a.kind, fonts=fonts, style=style)
         got = read_photo(sc.image, clf, backs=backs(KINDS[a.kind]))
         ex, down, wh = layout_exact(sc, got, KINDS[a.kind])
         exact += ex

@@ -108,7 +108,8 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
                            "best": code_json(d.code), "confidence": round(d.confidence, 3),
                            "uncertain": d.uncertain, "note": d.note,
                            "inferred": _inferred_json(d),
-                           "x": _place(d, info)[0], "y": _place(d, info)[1]} for d in cards]}
+                           "x": _place(d, info)[0], "y": _place(d, info)[1]} for d in cards],
+                "retake": _retake(cards)}
         if piles is not None:
             data["variant"] = piles.variant
             data["piles"] = {n: [code_json(d.code) + ("?" if d.uncertain else "")
@@ -183,10 +184,22 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     if small:
         click.echo(f"\n{small} of the indices are too small in this photo to read surely: "
                    "photograph the layout closer, or at a higher resolution.")
+    advice = _retake(cards)
+    if advice:
+        click.echo("\n" + advice)
     if unsure:
         click.echo("\nCheck the uncertain cards on the table" +
                    ("" if debug_out else " (--debug OUT.png marks them on the photo)") + ".")
     _ = sure
+
+
+def _retake(cards) -> str | None:
+    """Why and how to retake a photo that many cards read unsure in (beyond those too small to
+    read, which the text advises on apart); None when the photo is fine."""
+    from ..vision.integrate import unsure_advice
+    from ..vision.read import TOO_SMALL
+    return unsure_advice(cards, sum(1 for d in cards if d.uncertain
+                                    and d.note.startswith(TOO_SMALL)))
 
 
 def _unread_piles(piles) -> list[str]:

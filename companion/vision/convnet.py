@@ -69,17 +69,22 @@ def _design_style(name):
     return _STYLES[name]
 
 
-def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None, design=None):
+def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None, design=None,
+                shaken=0.0):
     """(min-channel crops, RGB crops, rank 0-13, suit 0-4) of a generated scene's candidates
     (:func:`label`): every index corner and up to ``neg_ratio`` times as many others (at
     least 20). ``kind``: the layout (:func:`.synth.make_scene`; None: drawn by the seed);
-    ``design``: the faces of that published design instead of drawn ones."""
+    ``design``: the faces of that published design instead of drawn ones; ``shaken``: the
+    share of scenes photographed blurred (:func:`.synth.shake`), drawn by the seed."""
     import numpy as np
 
     from .detect import candidates
-    from .synth import make_scene
+    from .synth import make_scene, shake
     style = _design_style(design) if design else None
     sc = make_scene(seed, kind=kind, fonts=fonts, extra=extra, style=style)
+    blur = np.random.default_rng((seed, 7))   # its own stream: the scene is the same either way
+    if blur.random() < shaken:
+        sc.image = shake(sc.image, blur)
     c = candidates(sc.image, waists=False, describe=False)
     r, s = label(c, sc)
     pos, neg = np.flatnonzero((r >= 0) & (r < 13)), np.flatnonzero(r == 13)
@@ -91,14 +96,14 @@ def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None, design=N
 
 
 def _scene_crops(args):
-    seed, fonts, extra, kind, design = args
-    return scene_crops(seed, fonts, extra, kind=kind, design=design)
+    seed, fonts, extra, kind, design, shaken = args
+    return scene_crops(seed, fonts, extra, kind=kind, design=design, shaken=shaken)
 
 
-def build(seeds, fonts=None, extra=True, workers=2, kind=None, design=None):
+def build(seeds, fonts=None, extra=True, workers=2, kind=None, design=None, shaken=0.0):
     """The crops of many scenes, concatenated: (g, c, rank, suit)."""
     import numpy as np
-    tasks = [(s, fonts, extra, kind, design) for s in seeds]
+    tasks = [(s, fonts, extra, kind, design, shaken) for s in seeds]
     if workers > 1:
         from multiprocessing import get_context
         with get_context("fork").Pool(workers) as pool:
@@ -280,6 +285,9 @@ def main(argv=None):
                     help="this many more scenes with the faces of each published design that "
                          "may be trained on (designs.DESIGNS less HELD_OUT_SOURCES), fetched "
                          "into vision-data/ on first use (needs the [designs] extra)")
+    ap.add_argument("--shaken", type=float, default=0.0,
+                    help="the share of training scenes photographed blurred (motion or focus, "
+                         "synth.shake), so blurred indices read unsure instead of surely wrong")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", default="models")
     a = ap.parse_args(argv)
@@ -289,10 +297,11 @@ def main(argv=None):
     from .model import CNN_FILE, CNN_META, prepare, write_sums
     from .synth import TRAIN_FONTS, available_fonts
     t0 = time.time()
-    g, c, R, S = build(range(1, a.scenes + 1), extra=a.fonts == "extra", workers=a.workers)
+    g, c, R, S = build(range(1, a.scenes + 1), extra=a.fonts == "extra", workers=a.workers,
+                       shaken=a.shaken)
     if a.gaps:
         more = build(range(GAPS_SEED + 1, GAPS_SEED + a.gaps + 1), extra=a.fonts == "extra",
-                     workers=a.workers, kind="gaps")
+                     workers=a.workers, kind="gaps", shaken=a.shaken)
         g, c, R, S = (np.concatenate([x, y]) for x, y in zip((g, c, R, S), more, strict=True))
     trained_designs = []
     if a.designs:
@@ -303,7 +312,7 @@ def main(argv=None):
             _design_style(d.name)   # fetched and rasterised once, before the workers fork
             first = DESIGN_SEED + 100_000 * i + 1
             more = build(range(first, first + a.designs), extra=a.fonts == "extra",
-                         workers=a.workers, design=d.name)
+                         workers=a.workers, design=d.name, shaken=a.shaken)
             g, c, R, S = (np.concatenate([x, y]) for x, y in zip((g, c, R, S), more,
                                                                   strict=True))
             trained_designs.append(d.name)
@@ -319,7 +328,7 @@ def main(argv=None):
     T = temperature(z, Rv, Sv)
     meta = {"temperature": T, "input": [4, 40, 32], "widths": list(WIDTHS), "hidden": HIDDEN,
             "scenes": a.scenes, "gaps": a.gaps, "epochs": a.epochs, "fonts": a.fonts,
-            "designs": {"scenes": a.designs, "names": trained_designs},
+            "designs": {"scenes": a.designs, "names": trained_designs}, "shaken": a.shaken,
             "validation": scores(z, T, Rv, Sv)}
     print(f"trained in {t2 - t1:.0f} s; temperature {T}; validation: "
           f"{json.dumps(meta['validation'])}", flush=True)

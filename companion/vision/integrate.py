@@ -63,6 +63,22 @@ def no_cards_message(source: str) -> str:
             f"the card corners in view")
 
 
+UNSURE_SHARE = 0.25
+"""From this share of a photo's cards read unsure (and at least three), the photo itself is the
+likely cause: the reader says so instead of leaving the player to check card after card."""
+
+
+def unsure_advice(cards, too_small: int = 0) -> str | None:
+    """What to do about a photo with many cards read unsure, other than those whose indices are
+    too small (``too_small`` of them, which have advice of their own); None when few are."""
+    unsure = sum(1 for d in cards if d.uncertain) - too_small
+    if unsure < 3 or unsure < UNSURE_SHARE * len(cards):
+        return None
+    return (f"{unsure} of the {len(cards)} cards could not be read surely: a photo this unsure "
+            f"is usually blurred (the camera moved, or focused on the table) or in poor light. "
+            f"Retake it, holding the camera still, focused on the cards, in even light.")
+
+
 def source_name(photo, camera) -> str:
     return f"camera {camera}" if camera is not None else str(photo)
 

@@ -631,6 +631,25 @@ def _box_pts(b):
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
+def shake(image, rng):
+    """``image`` as a phone takes it when the hand moves or the focus misses: a motion blur of
+    5-13 pixels in any direction, or a Gaussian blur of sigma 1.3-3.0 (the scenes' own blur stops
+    at 1.3). Training only, so that a blurred index reads unsure rather than surely wrong."""
+    import cv2
+    import numpy as np
+    img = image.astype(np.float32)
+    if rng.random() < 0.5:
+        n = int(rng.integers(5, 14))
+        k = np.zeros((n, n), np.float32)
+        k[n // 2, :] = 1
+        turn = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1)
+        k = cv2.warpAffine(k, turn, (n, n))
+        img = cv2.filter2D(img, -1, k / k.sum())
+    else:
+        img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(1.3, 3.0)))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def make_scene(seed: int, kind: str | None = None, fonts: list[str] | None = None,
                size: tuple[int, int] | None = None, max_tilt: float = 40.0,
                style: Style | None = None, effects: float = 1.0, widen: bool = False,

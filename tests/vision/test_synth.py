@@ -131,3 +131,20 @@ def test_the_suites_scenes_are_drawn_in_faces_that_ship_with_it():
     for name in synth.HELDOUT_FONTS + synth.TRAIN_FONTS + synth.WIDE_FONTS:
         path = synth.find_font(name)
         assert path and os.path.dirname(os.path.abspath(path)) in shipped, name
+
+
+def test_a_shaken_photo_is_blurred_the_same_way_for_the_same_seed():
+    import numpy as np
+
+    from companion.vision.synth import make_scene, shake
+    img = make_scene(3, "klondike", size=(400, 300)).image
+    a = shake(img, np.random.default_rng(5))
+    b = shake(img, np.random.default_rng(5))
+    assert a.shape == img.shape and a.dtype == img.dtype
+    assert np.array_equal(a, b)
+
+    def detail(x):   # the energy of the finest detail: what a blur takes away
+        g = x.astype(np.float32).mean(2)
+        return float(np.abs(np.diff(g, axis=0)).mean() + np.abs(np.diff(g, axis=1)).mean())
+    for seed in range(4):   # motion and focus blur both
+        assert detail(shake(img, np.random.default_rng(seed))) < 0.8 * detail(img)
