@@ -126,6 +126,20 @@ def layout_exact(sc, dets, variant):
     return exact, down, whole
 
 
+def dealt_scene(style, variant="gaps", seed=3):
+    """A photo of ``variant`` seed ``seed`` as dealt, every card as the deal puts it, in
+    ``style``: what a player photographs to calibrate a deck (`scan --calibrate`)."""
+    from companion.rules import deal
+    from companion.vision import synth
+    pos = deal(variant, seed)
+    orig = synth.position_for
+    synth.position_for = lambda kind, s, rng: (rng.integers(0, 60), pos.copy())[1]
+    try:
+        return synth.make_scene(11, variant, style=style, size=(2000, 1500), max_tilt=15)
+    finally:
+        synth.position_for = orig
+
+
 def calibration(n, clf):
     """A deck design never trained on, read with and without its calibration (one photo of
     Gaps seed 3 as dealt, every card face up): the effect of `companion scan --calibrate`."""
@@ -146,12 +160,7 @@ def calibration(n, clf):
                            red=(180, 30, 50), back=(120, 30, 30), border=False,
                            pip_font=synth.find_font("DejaVuSans.ttf"))
     pos = deal("gaps", 3)
-    orig = synth.position_for
-    synth.position_for = lambda kind, seed, rng: (rng.integers(0, 60), pos.copy())[1]
-    try:
-        sc = synth.make_scene(11, "gaps", style=style(), size=(2000, 1500), max_tilt=15)
-    finally:
-        synth.position_for = orig
+    sc = dealt_scene(style())
     dets = read_cards(sc.image, clf, threshold=0.0, backs=backs("gaps"))
     best = max((labelled(map_piles(dets, "gaps", sc.image, flip=f), pos) for f in (0, 1)),
                key=lambda t: sum(d.code == c for d, c in zip(t[0], t[1], strict=True)))

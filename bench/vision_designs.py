@@ -6,7 +6,11 @@ out and photographed as bench/vision.py's are, and read as `companion scan` read
 design, then the designs pooled by split: the *held-out* sources (designs.HELD_OUT_SOURCES) are
 never trained on, by any model of this project; the others may be.
 
-    python bench/vision_designs.py [--scenes N] [--design NAME ...] [--base SEED]
+    python bench/vision_designs.py [--scenes N] [--design NAME ...] [--base SEED] [--calibrated]
+
+With ``--calibrated`` each design is read a second time with the calibration that one photo of
+Gaps seed 3 as dealt in that design teaches (`companion scan --calibrate`): the figure for
+"any deck after one calibration photo".
 """
 
 from __future__ import annotations
@@ -19,17 +23,35 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.vision import KINDS, backs, layout_exact, score_scene
+from bench.vision import KINDS, backs, dealt_scene, layout_exact, score_scene
 
 
-def run_design(design, scenes: int, base: int, clf):
+def _style(design):
+    from companion.vision import designs
+    return designs.style(design, os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "vision-data", "designs"))
+
+
+def calibrated(design):
+    """The calibration one photo of Gaps seed 3 as dealt in ``design`` teaches, and a line
+    saying what it learnt (or why it was refused: then None)."""
+    from companion.vision import VisionError
+    from companion.vision.calibrate import deck_from_photo
+    sc = dealt_scene(_style(design))
+    try:
+        deck, got = deck_from_photo(sc.image, "gaps", 3, design.name, "the calibration photo")
+    except VisionError as e:
+        return None, f"refused: {e}"
+    return deck, (f"{got['cards']} cards placed, {got['agree']} read as dealt by the model "
+                  f"alone; {got['ranks']} ranks, {got['suits']} suits taught")
+
+
+def run_design(design, scenes: int, base: int, clf, deck=None):
     """[true positives, sure readings, visible cards, uncertain, right sure readings],
     exact layouts by kind, and the read times, for ``scenes`` scenes a layout kind."""
-    from companion.vision import designs
     from companion.vision.read import read_photo
     from companion.vision.synth import make_scene
-    style = designs.style(design, os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "vision-data", "designs"))
+    style = _style(design)
     agg = [0, 0, 0, 0, 0]
     exact, times = {}, []
     for kind, variant in KINDS.items():
@@ -37,7 +59,7 @@ def run_design(design, scenes: int, base: int, clf):
         for k in range(scenes):
             sc = make_scene(base + 1000 * list(KINDS).index(kind) + k, kind, style=style)
             t = time.perf_counter()
-            dets = read_photo(sc.image, clf, backs=backs(variant))
+            dets = read_photo(sc.image, clf, backs=backs(variant), deck=deck)
             times.append(time.perf_counter() - t)
             ex, _, _ = layout_exact(sc, dets, variant)
             exact[kind] += ex
@@ -55,6 +77,14 @@ def _line(name, agg, exact, scenes, times=None):
     return f"{name:22} {rec:8.2%} {prec:10.2%} {agg[3]:9d}  {ex}{t}"
 
 
+def _pool(pooled, split, agg, exact, scenes):
+    p = pooled.setdefault(split, [[0] * 5, dict.fromkeys(KINDS, 0), 0])
+    p[0] = [x + y for x, y in zip(p[0], agg, strict=True)]
+    for k in KINDS:
+        p[1][k] += exact[k]
+    p[2] += scenes
+
+
 def main(argv=None):
     from companion.vision import designs
     from companion.vision.model import load
@@ -64,6 +94,9 @@ def main(argv=None):
                     help="only this design (again for more; default: all)")
     ap.add_argument("--base", type=int, default=9_000_000,
                     help="first scene seed (Klondike; Gaps +1000, Pyramid +2000)")
+    ap.add_argument("--calibrated", action="store_true",
+                    help="each design read again with the calibration of one photo of its "
+                         "Gaps seed 3 deal")
     a = ap.parse_args(argv)
     chosen = [designs.BY_NAME[n] for n in a.design] if a.design else list(designs.DESIGNS)
     clf = load()
@@ -80,11 +113,15 @@ def main(argv=None):
             continue
         split = "held out" if d.source in designs.HELD_OUT_SOURCES else "trainable"
         print(_line(f"{d.name} ({d.source})", agg, exact, a.scenes, times) + f"  {split}")
-        p = pooled.setdefault(split, [[0] * 5, dict.fromkeys(KINDS, 0), 0])
-        p[0] = [x + y for x, y in zip(p[0], agg, strict=True)]
-        for k in KINDS:
-            p[1][k] += exact[k]
-        p[2] += a.scenes
+        _pool(pooled, split, agg, exact, a.scenes)
+        if a.calibrated:
+            deck, said = calibrated(d)
+            if deck is None:   # read as it stands: a refused calibration changes nothing
+                print(f"  calibrated: {said}")
+            else:
+                agg, exact, times = run_design(d, a.scenes, a.base, clf, deck=deck)
+                print(_line("  calibrated", agg, exact, a.scenes, times) + f"  ({said})")
+            _pool(pooled, f"{split}, calibrated", agg, exact, a.scenes)
     for split, (agg, exact, n) in pooled.items():
         print(_line(f"all {split}", agg, exact, n))
     print("recall: wholly visible cards read sure and right; precision: sure readings right; "

@@ -208,16 +208,25 @@ def labelled(reading, deal_pos):
 def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None) -> dict:
     """Read a photo of a seeded deal, label its indices from the deal, store the prototypes.
     Returns a summary dict (path, cards, ranks, suits, agree, piles_skipped)."""
-    from ..rules import deal, load_variant
     from .image import grab_camera, load_photo
+    path = deck_path(name)
+    rgb, _ = grab_camera(camera) if camera is not None else load_photo(photo)
+    source = f"camera {camera}" if camera is not None else str(photo)
+    deck, summary = deck_from_photo(rgb, variant, seed, name, source)
+    deck.save(path)
+    return {"deck": name, "path": str(path), **summary}
+
+
+def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str):
+    """The calibration a photo of ``variant`` seed ``seed`` as dealt teaches (a Deck, not
+    stored), and its summary (cards, ranks, suits, agree, piles_skipped); VisionError where
+    the photo does not show the deal."""
+    from ..rules import deal, load_variant
     from .piles import deals_face_down, map_piles
     from .read import read_cards
-    path = deck_path(name)
     deal_pos = deal(variant, seed)
-    rgb, _ = grab_camera(camera) if camera is not None else load_photo(photo)
     v = load_variant(variant)
     cards = read_cards(rgb, decks=v.decks, threshold=0.0, backs=deals_face_down(v))
-    source = f"camera {camera}" if camera is not None else str(photo)
     if not cards:
         raise VisionError(f"no cards found in {source}: photograph the dealt layout from above, "
                           "in even light, with the card corners in view")
@@ -241,6 +250,5 @@ def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None
     import numpy as np
     rv, sv, col = descriptors(rgb, [d.pip_at for d in dets], [d.rank_at for d in dets])
     deck = Deck.from_samples(name, np.array(codes), rv, sv, col)
-    deck.save(path)
-    return {"deck": name, "path": str(path), "cards": len(dets), "agree": agree,
-            "ranks": len(deck.ranks), "suits": len(deck.suits), "piles_skipped": off}
+    return deck, {"cards": len(dets), "agree": agree, "ranks": len(deck.ranks),
+                  "suits": len(deck.suits), "piles_skipped": off}
