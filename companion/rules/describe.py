@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..cards import RANK_TEXT, code_text
 from .deal import pile_list
+from .engine import Mechanic
 
 _NUM = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
         8: "eight", 9: "nine", 10: "ten", 12: "twelve", 13: "thirteen"}
@@ -356,7 +357,7 @@ def notation(v) -> list[tuple[str, str]]:
     moves (tests/rules/test_notation_examples.py plays each example through the parser)."""
     eng = v.engine()
     names = eng.names
-    gens = {g.__name__ for g in eng.gens}
+    gens = eng.mechanics
     T = [names[i] for i in eng.T]
     F = [names[i] for i in eng.F]
     out: list[tuple[str, str]] = []
@@ -364,7 +365,7 @@ def notation(v) -> list[tuple[str, str]]:
     t_a = T[min(2, len(T) - 2)] if len(T) > 1 else (T[0] if T else "")
     t_b = T[min(4, len(T) - 1)] if len(T) > 1 else ""
     f_one = f" ({t_a} {F[1]} names one)" if len(F) > 1 else ""
-    if "_gen_pairs" in gens:
+    if Mechanic.PAIRS in gens:
         if v.pyramid:
             bottom = [names[i] for i in eng.P[-v.pyramid.rows:]]
             a, b = bottom[0], bottom[-1]
@@ -376,7 +377,7 @@ def notation(v) -> list[tuple[str, str]]:
         if v.stock and v.stock.turn_up and eng.W >= 0:
             out.append(("s w", f"pair the card turned up on the stock with the waste's top "
                                f"card ({b} s, {b} w: with a pyramid card)"))
-    tableau_moves = bool(gens & {"_gen_tableau", "_gen_single"}) and len(T) > 1
+    tableau_moves = Mechanic.TABLEAU in gens and len(T) > 1
     if tableau_moves:
         out.append((f"{t_a} {t_b}", f"the top card of {t_a} onto {t_b}"))
         if eng.unit == "single-or-whole-pile":
@@ -387,39 +388,39 @@ def notation(v) -> list[tuple[str, str]]:
         elif eng.space_unit:
             out.append((f"{t_a}:4 {T[-1]}", f"four cards of {t_a} as one unit into the space "
                                             f"{T[-1]}"))
-    if "_gen_discards" in gens:
+    if Mechanic.DISCARD_SUITS in gens:
         out.append((f"{t_a} f", f"lift the finished suit (K down to A) off {t_a}"))
-    elif "_gen_to_foundations" in gens and T:
+    elif Mechanic.TO_FOUNDATIONS in gens and T:
         out.append((f"{t_a} f", f"{t_a}'s top card to the foundation it fits{f_one}"))
-    if "_gen_onto_waste" in gens:
+    if Mechanic.ONTO_WASTE in gens:
         out.append((f"{t_a} w", f"{t_a}'s top card onto the waste"))
-    if eng.W >= 0 and "_gen_waste_to_tableau" in gens and T:
+    if eng.W >= 0 and Mechanic.WASTE_TO_TABLEAU in gens and T:
         out.append((f"w {T[1] if len(T) > 1 else T[0]}",
                     f"the waste's top card onto {T[1] if len(T) > 1 else T[0]}"
-                    + (" (w f: to a foundation)" if "_gen_to_foundations" in gens else "")))
-    elif eng.W >= 0 and "_gen_to_foundations" in gens:
+                    + (" (w f: to a foundation)" if Mechanic.TO_FOUNDATIONS in gens else "")))
+    elif eng.W >= 0 and Mechanic.TO_FOUNDATIONS in gens:
         out.append(("w f", "the waste's top card to the foundation it fits"))
-    if "_gen_stock_to_space" in gens:
+    if Mechanic.STOCK_TO_SPACE in gens:
         out.append((f"s {t_b}", f"the stock's top card into the space {t_b}"))
     if eng.R:
         r = names[eng.R[0]]
-        to_f = " (" + r + " f: to a foundation)" if "_gen_to_foundations" in gens else ""
-        if "_gen_reserve_to_tableau" in gens and T:
+        to_f = " (" + r + " f: to a foundation)" if Mechanic.TO_FOUNDATIONS in gens else ""
+        if Mechanic.RESERVE_TO_TABLEAU in gens and T:
             out.append((f"{r} {T[1]}", f"the top card of reserve pile {r} onto {T[1]}{to_f}"))
-        elif "_gen_to_foundations" in gens:
+        elif Mechanic.TO_FOUNDATIONS in gens:
             out.append((f"{r} f", f"the top card of reserve pile {r} to a foundation"))
-        if "_gen_to_reserve" in gens:
+        if Mechanic.TO_RESERVE in gens:
             src = [x for x in v.reserve.sources if x == "w" or T]
             first = t_a if src[0] == "t" else "w"
             out.append((f"{first} {r}", f"into the empty reserve place {r}"
                         + (" (w " + r + " from the waste)" if len(src) > 1 else "")))
-    if "_gen_from_foundations" in gens and T:
+    if Mechanic.FROM_FOUNDATIONS in gens and T:
         out.append((f"{F[0]} {t_a}", f"a foundation's top card back onto {t_a}"))
-    if "_gen_transfers" in gens:
+    if Mechanic.FOUNDATION_TRANSFERS in gens:
         group = v.foundations[0].count
         out.append((f"{F[0]} {F[group]}", f"a card from {F[0]} onto {F[group]}, the other "
                                           f"foundation of its suit"))
-    if "_gen_folds" in gens:
+    if Mechanic.FOLDS in gens:
         a = names[eng.P[6]]
         reach = [names[eng.P[6 - k]] for k in v.accordion.reach]
         others = [f"{a} {b}: {_n(k)} to its left" for k, b in zip(v.accordion.reach[1:],
@@ -428,7 +429,7 @@ def notation(v) -> list[tuple[str, str]]:
                     + ("next to it" if v.accordion.reach[0] == 1
                        else f"{_n(v.accordion.reach[0])} to its left")
                     + (f" ({'; '.join(others)})" if others else "")))
-    if "_gen_gaps" in gens:
+    if Mechanic.GAPS in gens:
         cols = v.gaps.columns
         a, b = names[eng.G[cols + 6]], names[eng.G[cols + 1]]
         out.append((f"{a} {b}", f"the card in cell {a} into the gap at {b}"))
@@ -506,28 +507,28 @@ def _reveal_pile(v) -> str:
     return ""
 
 
-def _card_example(v, gens: set, T: list[str]) -> tuple[str, str] | None:
+def _card_example(v, gens: frozenset[Mechanic], T: list[str]) -> tuple[str, str] | None:
     """Card notation as ``v`` takes it: a card onto a pile (or onto a card), or a pair."""
-    if "_gen_pairs" in gens:
+    if Mechanic.PAIRS in gens:
         p = v.pairs
         ranks = sorted(v.rank_values, key=lambda r: (abs(r - 6), r))
         a = next(r for r in ranks if any(p.matches(_code(r, 2), _code(q, 3)) for q in ranks))
         b = next(q for q in ranks if p.matches(_code(a, 2), _code(q, 3)))
         return (f"{RANK_TEXT[a]}d {RANK_TEXT[b]}c".lower(),
                 "card notation: remove these two cards, wherever they lie")
-    if "_gen_folds" in gens:
+    if Mechanic.FOLDS in gens:
         return ("7h 7s, 7h", "card notation: the pile topped by 7h onto the one topped by 7s, "
                              "or 7h's only move")
-    if "_gen_gaps" in gens:
+    if Mechanic.GAPS in gens:
         return (f"7h {v.pile_names[v.gaps.columns + 1]}, 7h",
                 "card notation: the engine finds the cell, or the card's only move")
-    if "_gen_onto_waste" in gens:
+    if Mechanic.ONTO_WASTE in gens:
         return ("7h w, 7h", "card notation: the engine finds the pile, or the only legal move")
-    if T and gens & {"_gen_tableau", "_gen_single"}:
+    if T and Mechanic.TABLEAU in gens:
         dst = T[min(3, len(T) - 1)]
         return (f"7h {dst}, 7h", "card notation: the engine finds the pile, or the only legal "
                                  "move")
-    if "_gen_to_foundations" in gens:
+    if Mechanic.TO_FOUNDATIONS in gens:
         return ("7h f, 7h", "card notation: the engine finds the pile, or the only legal move")
     return None
 

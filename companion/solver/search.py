@@ -80,7 +80,7 @@ from operator import add, itemgetter
 
 from ..cards import RANK_TEXT, UNKNOWN, code_text
 from ..errors import CompanionError
-from ..rules.engine import FOLD, MOVE, PAIR, STOCK
+from ..rules.engine import FOLD, MOVE, PAIR, STOCK, Mechanic
 from ..rules.explain import win_test
 
 WON, LOST, UNKNOWN_VERDICT = "won", "lost", "unknown"
@@ -759,9 +759,9 @@ class Knowledge:
         says, any number of cards high), into a space (as its space table says; a lone card
         never), or up to a foundation that takes it; the game is won when every card is up."""
         eng = root.engine
-        names = {g.__name__ for g in eng.gens}
         return (self._tableau_keyed(root) and eng.plain_move and eng.gens_only
-                and names == {"_gen_to_foundations", "_gen_single"}
+                and eng.mechanics == {Mechanic.TO_FOUNDATIONS, Mechanic.TABLEAU}
+                and eng.unit == "single" and not eng.space_unit
                 and not eng.R and eng.W < 0 and not eng.tmax and eng.space_card is not None
                 and not eng.may_block and not self.lone and not self.deal_first
                 and self.variant.win == "foundations" and self.decks == 1
@@ -779,12 +779,12 @@ class Knowledge:
         and its waste face up."""
         eng = root.engine
         v = self.variant
-        names = {g.__name__ for g in eng.gens}
-        allowed = {"_gen_to_foundations", "_gen_tableau", "_gen_waste_to_tableau"}
+        allowed = {Mechanic.TO_FOUNDATIONS, Mechanic.TABLEAU, Mechanic.WASTE_TO_TABLEAU}
         if eng.f_returns:
-            allowed.add("_gen_from_foundations")
+            allowed.add(Mechanic.FROM_FOUNDATIONS)
         S, W = self.S, self.W
-        return (bool(self.talon_draw) and self.dig and self.decks == 1 and names == allowed
+        return (bool(self.talon_draw) and self.dig and self.decks == 1
+                and eng.mechanics == allowed
                 and eng.unit == "run" and not eng.space_unit and eng.space_card is not None
                 and not eng.tmax and eng.plain_move and not eng.R and not eng.refill_aces
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
@@ -805,7 +805,7 @@ class Knowledge:
         v = self.variant
         S, W = self.S, self.W
         if not (self.static and self.before is not None and eng.plain_move
-                and {g.__name__ for g in eng.gens} == {"_gen_onto_waste"}
+                and eng.mechanics == {Mechanic.ONTO_WASTE}
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and len(eng.names) == len(self.T) + 2
                 and v.stock.draw == 1 and v.stock.per_pile == 1 and v.stock.passes == 1
@@ -827,7 +827,7 @@ class Knowledge:
         eng = root.engine
         v = self.variant
         return (v.accordion is not None and v.win == "one-pile" and eng.fold_table is not None
-                and {g.__name__ for g in eng.gens} == {"_gen_folds"}
+                and eng.mechanics == {Mechanic.FOLDS}
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and len(eng.names) == len(eng.P) + (self.S >= 0)
                 and (self.deal_first or self.S < 0 or not root.piles[self.S])
@@ -845,7 +845,7 @@ class Knowledge:
         v = self.variant
         st = v.stock
         return (bool(v.pairs) and bool(v.pyramid) and v.win == "pyramid-empty"
-                and {g.__name__ for g in eng.gens} == {"_gen_pairs"}
+                and eng.mechanics == {Mechanic.PAIRS}
                 and not eng.T and not eng.R and len(eng.F) == 1
                 and len(eng.names) == len(eng.P) + 3 and self.S >= 0 and self.W >= 0
                 and st.deal == "waste" and st.draw == 1 and st.turn_up and st.passes == 0
@@ -863,7 +863,7 @@ class Knowledge:
         v = self.variant
         st = v.stock
         return (bool(v.pairs) and bool(v.pyramid) and v.win in ("pyramid-empty", "foundations")
-                and {g.__name__ for g in eng.gens} == {"_gen_pairs"}
+                and eng.mechanics == {Mechanic.PAIRS}
                 and not eng.T and not eng.R and len(eng.F) == 1
                 and len(eng.names) == len(eng.P) + 3 and self.S >= 0 and self.W >= 0
                 and st.deal == "waste" and st.draw == 1 and st.turn_up
