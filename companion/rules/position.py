@@ -301,9 +301,10 @@ class Position:
             return Verdict(False, getattr(exc, "reason", None) or str(exc))
         return Verdict(True)
 
-    def push(self, move: Move | Raw) -> None:
-        """Apply ``move`` without re-checking it (use :meth:`play` for checked input)."""
-        self.push_raw(self.to_raw(move) if isinstance(move, Move) else move)
+    def push(self, move: Move) -> None:
+        """Apply ``move``, a legal move (IllegalMoveError with the reason if it is not; a raw
+        move goes to :meth:`push_raw`, text to :meth:`play`)."""
+        self.push_raw(self.to_raw(move))
 
     def play(self, text: str | Move) -> Move:
         """Parse (leniently), check and apply; returns the canonical move. Raises Invalid-,

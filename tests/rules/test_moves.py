@@ -211,3 +211,17 @@ def test_any_typed_text_is_played_or_refused_cleanly(tokens, key):
         return
     assert len(pos.history) == depth + 1
     assert isinstance(move, Move)
+
+
+def test_push_applies_a_move_and_push_raw_a_raw_move():
+    # push takes a Move (checked: found among the legal moves), push_raw the engine's raw
+    # move as it is; the two leave the same position.
+    pos = deal("klondike", 1)
+    raw = pos.raw_moves()[0]
+    move = pos.engine.move_of(raw)
+    by_move, by_raw = pos.copy(), pos.copy()
+    by_move.push(move)
+    by_raw.push_raw(raw)
+    assert by_move == by_raw and by_move.history == [raw]
+    with pytest.raises(IllegalMoveError):
+        pos.push(Move("t1", "t1"))
