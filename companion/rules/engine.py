@@ -14,6 +14,7 @@ unit first); waste-to-tableau; the stock's top card to a space (Blockade); found
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
@@ -60,6 +61,46 @@ class Mechanic(enum.Enum):
     """A card moved into a gap (Gaps)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PileGroups:
+    """A variant's piles by group, as indices into a position's ``piles`` (in pile order);
+    a single pile that is not there is -1. What the engine's consumers read (the engine's
+    own loops use its short names for them: ``T``, ``R``, ``F`` ...)."""
+
+    tableau: tuple[int, ...]
+    reserve: tuple[int, ...]
+    foundations: tuple[int, ...]
+    pyramid: tuple[int, ...]
+    """The pyramid's places, row by row (Pyramid), or the line's (Accordion)."""
+    grid: tuple[int, ...]
+    """The cells of Gaps' grid, row by row."""
+    stock: int
+    waste: int
+    aside: int
+    """Where Gaps puts its aces aside."""
+    tableau_set: frozenset[int]
+    reserve_set: frozenset[int]
+    foundation_set: frozenset[int]
+
+    @classmethod
+    def of(cls, names: tuple[str, ...] | list[str]) -> PileGroups:
+        """The groups of the piles named ``names`` (a variant's ``pile_names``)."""
+        def group(first: str) -> tuple[int, ...]:
+            return tuple(i for i, n in enumerate(names) if n[0] == first)
+
+        def single(name: str) -> int:
+            return names.index(name) if name in names else -1
+
+        tableau, reserve, foundations = group("t"), group("r"), group("f")
+        return cls(tableau=tableau, reserve=reserve, foundations=foundations,
+                   pyramid=group("p"),
+                   grid=tuple(i for i, n in enumerate(names)
+                              if n[0] in "abcdefgh" and n[1:].isdigit()),
+                   stock=single("s"), waste=single("w"), aside=single("x"),
+                   tableau_set=frozenset(tableau), reserve_set=frozenset(reserve),
+                   foundation_set=frozenset(foundations))
+
+
 def _makes(mechanic: Mechanic):
     """Marks a move generator with the mechanic whose moves it makes."""
     def mark(gen):
@@ -85,22 +126,17 @@ class Engine:
         self.variant = v
         self.names = v.pile_names
         self.index = {n: i for i, n in enumerate(self.names)}
-        idx = self.index
         nm = self.names
-        self.T = tuple(i for i, n in enumerate(nm) if n[0] == "t")
-        self.R = tuple(i for i, n in enumerate(nm) if n[0] == "r")
-        self.Rset = frozenset(self.R)
+        self.groups = groups = PileGroups.of(nm)
+        # The groups' short names, for the engine's own loops.
+        self.T, self.R, self.F = groups.tableau, groups.reserve, groups.foundations
+        self.P, self.G = groups.pyramid, groups.grid
+        self.S, self.W, self.X = groups.stock, groups.waste, groups.aside
+        self.Tset, self.Rset, self.Fset = groups.tableau_set, groups.reserve_set, \
+            groups.foundation_set
         self.TR = self.T + self.R
         self.reserve = v.reserve
-        self.F = tuple(i for i, n in enumerate(nm) if n[0] == "f")
-        self.Fset = frozenset(self.F)
-        self.Tset = frozenset(self.T)
-        self.P = tuple(i for i, n in enumerate(nm) if n[0] == "p")
-        self.G = tuple(i for i, n in enumerate(nm) if n[0] in "abcdefgh" and n[1:].isdigit())
         self.gpos = {g: k for k, g in enumerate(self.G)}
-        self.S = idx.get("s", -1)
-        self.W = idx.get("w", -1)
-        self.X = idx.get("x", -1)
         self.stock = v.stock
         self.deck_size = v.deck_size
         self.passes = v.stock.passes if v.stock else 1
