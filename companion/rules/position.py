@@ -31,7 +31,7 @@ from ..errors import (
     VariantError,
 )
 from .deal import DEAL_VERSION, dealt, fingerprint, lay_out
-from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw
+from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw, RawMove
 from .explain import explain, explain_cards, is_won
 from .moves import PILE_RE, Move
 from .variant import Variant, load_variant
@@ -265,7 +265,7 @@ class Position:
                     if eng.complete_runs:
                         fits = not p
                     if fits:
-                        return (m[0], m[1], m[2], f)
+                        return RawMove(m[0], m[1], m[2], f)
         raise IllegalMoveError(str(move), self._explain(move))
 
     def _reveal_raw(self, move: Move) -> Raw:
@@ -286,7 +286,7 @@ class Position:
                     " (twice: both decks' copies)" if self.variant.decks == 2 else "")
             raise IllegalMoveError(str(move), f"{c} {why}; the card turned up must be one "
                                               f"still unseen")
-        return (REVEAL, i, code, -1)
+        return RawMove(REVEAL, i, code, -1)
 
     def check(self, move: Move | str) -> Verdict:
         """Whether ``move`` is legal here, and if not, the reason a player understands.

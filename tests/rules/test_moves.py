@@ -225,3 +225,16 @@ def test_push_applies_a_move_and_push_raw_a_raw_move():
     assert by_move == by_raw and by_move.history == [raw]
     with pytest.raises(IllegalMoveError):
         pos.push(Move("t1", "t1"))
+
+
+def test_a_raw_move_is_the_plain_tuple_with_names():
+    # The generators build plain tuples (for speed), the rest RawMoves: the two are one move.
+    from companion.rules import RawMove
+    from companion.rules.engine import MOVE, REVEAL
+    m = RawMove(MOVE, 3, 2, 5)
+    assert m == (MOVE, 3, 2, 5) and hash(m) == hash((MOVE, 3, 2, 5))
+    kind, src, n, dst = m
+    assert (kind, src, n, dst) == (m.kind, m.src, m.n, m.dst) == (MOVE, 3, 2, 5)
+    pos = deal("klondike", None)
+    reveal = pos.to_raw(Move.parse("t7=9c"))
+    assert isinstance(reveal, RawMove) and reveal.kind == REVEAL and reveal.n == Card.parse("9c").code
