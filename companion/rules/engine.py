@@ -27,7 +27,6 @@ MOVE, STOCK, PAIR, FOLD, REVEAL = range(5)
 KIND_NAMES = ("move", "stock", "pair", "fold", "reveal")
 
 
-
 class RawMove(NamedTuple):
     """A move as the engine generates and applies it (:class:`~.moves.Move` is its text
     form): ``kind`` one of MOVE, STOCK, PAIR, FOLD and REVEAL; ``src`` the pile it takes
@@ -124,6 +123,7 @@ def _makes(mechanic: Mechanic):
         gen.mechanic = mechanic
         return gen
     return mark
+
 
 # The most foundation maps an engine keeps (see :meth:`Engine._foundation_map`).
 F_MAPS_KEPT = 20_000
