@@ -941,7 +941,8 @@ def verify(variant, seed, layout_file, photo, options, as_json):
         given = read_position(layout_file, v.key, opts, param_hint="--layout")
         report = _compare_positions(deal_pos, given)
     else:
-        skip = set(eng.Fset) | {eng.S, eng.W, eng.X}
+        g = eng.groups
+        skip = set(g.foundation_set) | {g.stock, g.waste, g.aside}
         slots = [(i, k) for i, p in enumerate(deal_pos.piles) if i not in skip
                  for k in range(deal_pos.down[i], len(p))]
         entry = LayoutEntry(deal_pos, slots)

@@ -945,7 +945,7 @@ class Session:
         if len(piles) == 1:
             n = len(pending)
             if n == 1:
-                if piles[0] == self.engine.W:
+                if piles[0] == self.engine.groups.waste:
                     return (f"Which card turned up on {names[piles[0]]}, the waste's top "
                             f"card? (e.g. 9c)")
                 return f"Which card turned up on {names[piles[0]]}? (e.g. 9c)"

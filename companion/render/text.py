@@ -57,7 +57,7 @@ def render(pos, *, symbols: bool = True, colour: bool = False) -> str:
         out += _line(pos, st)
     if v.gaps:
         out += _grid(pos, st)
-    if eng.R:
+    if eng.groups.reserve:
         out += _reserves(pos, st)
     if v.tableau:
         if v.tableau.layout == "wings":
@@ -73,7 +73,7 @@ def _reserves(pos, st: Style) -> list[str]:
     """Reserve piles in one line; a pile of several cards is spread (top card last)."""
     eng = pos.engine
     cells = []
-    for r in eng.R:
+    for r in eng.groups.reserve:
         p = pos.piles[r]
         cards = " ".join(st.bare(c) for c in p) if p else st.empty.strip()
         cells.append(f"{eng.names[r]} {cards}")
@@ -83,7 +83,7 @@ def _reserves(pos, st: Style) -> list[str]:
 def _fans(pos, st: Style, per_line: int = 5) -> list[str]:
     """Fans (House games, Intelligence): each pile as a short row, top card last."""
     eng = pos.engine
-    T = eng.T
+    T = eng.groups.tableau
     width = max((len(pos.piles[i]) for i in T), default=1)
     cells = []
     for i in T:
@@ -104,15 +104,16 @@ def _pile_top(pos, st: Style, i: int) -> str:
 
 def _header_line(pos, st: Style) -> str:
     eng = pos.engine
+    groups = eng.groups
     v = eng.variant
     parts = []
-    if eng.S >= 0:
-        s = pos.piles[eng.S]
-        turned = bool(s) and pos.down[eng.S] < len(s)
+    if groups.stock >= 0:
+        s = pos.piles[groups.stock]
+        turned = bool(s) and pos.down[groups.stock] < len(s)
         count = len(s) - (1 if turned else 0)
         text = f"s [{count}]"
         if v.stock.deal == "tableau" and s:
-            per = max(len(eng.T) * v.stock.per_pile, 1)
+            per = max(len(groups.tableau) * v.stock.per_pile, 1)
             text += f" ({-(-count // per)} deal{'s' if count > per else ''})"
         if turned:
             text += " " + st.bare(s[-1])
@@ -121,15 +122,15 @@ def _header_line(pos, st: Style) -> str:
         elif eng.passes > 1:
             text += f" pass {pos.pass_no}/{eng.passes}"
         parts.append(text)
-    if eng.W >= 0:
-        w = pos.piles[eng.W]
+    if groups.waste >= 0:
+        w = pos.piles[groups.waste]
         shown = w[-3:] if v.stock and v.stock.draw > 1 else w[-1:]
         cards = " ".join(st.bare(c) for c in shown) if w else st.empty.strip()
         more = f"({len(w)}) " if len(w) > len(shown) else ""
         parts.append(f"w {more}{cards}")
-    if eng.F and not (v.tableau and v.tableau.layout == "wings"):
+    if groups.foundations and not (v.tableau and v.tableau.layout == "wings"):
         fs = []
-        for f in eng.F:
+        for f in groups.foundations:
             p = pos.piles[f]
             name = eng.names[f]
             if v.pairs:
@@ -139,15 +140,15 @@ def _header_line(pos, st: Style) -> str:
             else:
                 fs.append(f"{name} {st.bare(p[-1]) if p else st.empty.strip()}")
         parts.append("   ".join(fs))
-    if eng.X >= 0:
-        x = pos.piles[eng.X]
+    if groups.aside >= 0:
+        x = pos.piles[groups.aside]
         parts.append("x " + (" ".join(st.bare(c) for c in x) if x else st.empty.strip()))
     return "    ".join(parts)
 
 
 def _columns(pos, st: Style) -> list[str]:
     eng = pos.engine
-    T = eng.T
+    T = eng.groups.tableau
     width = W + 2
     lines = ["".join(eng.names[i].rjust(W).ljust(width) for i in T).rstrip()]
     depth = max((len(pos.piles[i]) for i in T), default=0)
@@ -169,7 +170,8 @@ def _columns(pos, st: Style) -> list[str]:
 def _wings(pos, st: Style) -> list[str]:
     """Streets and Alleys: left rows grow leftwards, right rows rightwards, foundations between."""
     eng = pos.engine
-    T = eng.T
+    groups = eng.groups
+    T = groups.tableau
     half = len(T) // 2
     left_w = max((len(pos.piles[i]) for i in T[:half]), default=0)
     lines = []
@@ -178,7 +180,7 @@ def _wings(pos, st: Style) -> list[str]:
         left = " ".join(st.card(c) for c in reversed(pos.piles[li]))
         pad = " " * ((left_w - len(pos.piles[li])) * (W + 1))
         right = " ".join(st.card(c) for c in pos.piles[ri])
-        f = eng.F[r] if r < len(eng.F) else None
+        f = groups.foundations[r] if r < len(groups.foundations) else None
         fnd = f"{eng.names[f]} {_pile_top(pos, st, f)}" if f is not None else " " * 6
         lines.append(f"{eng.names[li]:>3} {pad}{left or st.empty} | {fnd} | "
                      f"{right or st.empty} {eng.names[ri]}")
@@ -195,7 +197,7 @@ def _pyramid(pos, st: Style) -> list[str]:
         indent = " " * ((rows - 1 - r) * cell // 2)
         cards, names = [], []
         for _ in range(r + 1):
-            i = eng.P[k]
+            i = eng.groups.pyramid[k]
             p = pos.piles[i]
             cards.append(st.card(p[-1]) if p else st.empty)
             names.append(eng.names[i].rjust(W))
@@ -207,6 +209,7 @@ def _pyramid(pos, st: Style) -> list[str]:
 
 def _line(pos, st: Style) -> list[str]:
     eng = pos.engine
+    groups = eng.groups
     m = eng.line_length(pos.piles)
     if not m:
         return ["(the line is empty: type s to deal the first card)"]
@@ -215,8 +218,8 @@ def _line(pos, st: Style) -> list[str]:
     for start in range(0, m, per):
         names, cards = [], []
         for k in range(start, min(start + per, m)):
-            p = pos.piles[eng.P[k]]
-            label = eng.names[eng.P[k]]
+            p = pos.piles[groups.pyramid[k]]
+            label = eng.names[groups.pyramid[k]]
             names.append(label.rjust(W).ljust(W + 2))
             extra = f"{len(p)}" if len(p) > 1 else ""
             cards.append(st.card(p[-1]).rjust(W) + st.dim(extra.ljust(2)))
@@ -232,7 +235,7 @@ def _grid(pos, st: Style) -> list[str]:
     for r in range(g.rows):
         cells = []
         for c in range(g.columns):
-            p = pos.piles[eng.G[r * g.columns + c]]
+            p = pos.piles[eng.groups.grid[r * g.columns + c]]
             cells.append(" " + (st.card(p[0]) if p else " __"))
         lines.append("abcdefgh"[r] + " " + "".join(cells))
     return lines

@@ -4,14 +4,14 @@ Nothing here imports the CLI, rendering, records or vision.
 """
 
 from .deal import deck_order, fingerprint, shuffled
-from .engine import Engine
+from .engine import Engine, Mechanic, PileGroups, RawMove
 from .moves import Move
 from .position import LegalMoves, Outcome, Position, Status, Termination, Verdict
 from .variant import DEAL_VERSION, Variant, find_variant, load_variant, variant_keys
 
 __all__ = [
-    "DEAL_VERSION", "Engine", "LegalMoves", "Move", "Outcome", "Position", "Status",
-    "Termination", "Variant", "Verdict", "deal", "deck_order", "face_up_runs_are_builds",
+    "DEAL_VERSION", "Engine", "LegalMoves", "Mechanic", "Move", "Outcome", "PileGroups",
+    "Position", "RawMove", "Status", "Termination", "Variant", "Verdict", "deal", "deck_order", "face_up_runs_are_builds",
     "find_variant", "fingerprint", "load_variant", "shuffled", "start_deck_order",
     "variant_keys",
 ]

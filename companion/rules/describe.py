@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..cards import RANK_TEXT, code_text
 from .deal import pile_list
+from .engine import Mechanic
 
 _NUM = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
         8: "eight", 9: "nine", 10: "ten", 12: "twelve", 13: "thirteen"}
@@ -76,33 +77,33 @@ def layout_legend(v) -> str:
     from .deal import lay_out
     eng = v.engine()
     names = eng.names
-    nf = len(eng.F)
+    nf = len(eng.groups.foundations)
     groups: list[tuple[str, list[int]]] = [
-        ("tableau", list(eng.T)),
+        ("tableau", list(eng.groups.tableau)),
         ("discard pile" if v.pairs else "foundations" if nf > 1 else "foundation",
-         list(eng.F)),
-        ("reserve", list(eng.R)),
-        ("pyramid" if v.pyramid else "line", list(eng.P)),
+         list(eng.groups.foundations)),
+        ("reserve", list(eng.groups.reserve)),
+        ("pyramid" if v.pyramid else "line", list(eng.groups.pyramid)),
     ]
     parts = [f"{what} {_where(names, piles)}" for what, piles in groups if piles]
     named = {i for _, piles in groups for i in piles}
     if v.gaps:
         g = v.gaps
-        cells = list(eng.G)
+        cells = list(eng.groups.grid)
         # the whole grid in a few words: "rows a1-a13 to d1-d13"
         first = _where(names, cells[:g.columns])
         last = _where(names, cells[-g.columns:])
         parts.append(f"rows {first} to {last}" if g.rows > 1 else f"row {first}")
         named.update(cells)
-    for what, i in (("stock", eng.S), ("waste", eng.W)):
+    for what, i in (("stock", eng.groups.stock), ("waste", eng.groups.waste)):
         if i >= 0:
             parts.append(f"{what} {names[i]}")
             named.add(i)
-    if eng.X >= 0:
+    if eng.groups.aside >= 0:
         removed = [s.rank for s in v.deal if s.step == "remove"]
         what = f"the {_plural(removed[0])} put aside" if removed else "cards put aside"
-        parts.append(f"{what} {names[eng.X]}")
-        named.add(eng.X)
+        parts.append(f"{what} {names[eng.groups.aside]}")
+        named.add(eng.groups.aside)
     # a pile of a kind not named above still gets its name on the list
     rest = [i for i in range(len(names)) if i not in named]
     if rest:
@@ -125,6 +126,7 @@ def describe(v) -> list[str]:
     lines.append(f"Cards: {deck}.")
     lines += deal_lines(v)
     eng = v.engine()
+    groups = eng.groups
     if v.tableau and v.tableau.move != "none":
         t = v.tableau
         lines.append(f"Tableau ({_n(t.count)} piles): {t.build.phrase()}; {t.move_phrase()}; "
@@ -136,9 +138,10 @@ def describe(v) -> list[str]:
         lines.append(_reserve(v))
     for f in v.foundations:
         if v.pairs:
-            lines.append(f"Removed cards go to the discard pile {eng.names[eng.F[0]]}.")
+            discard = eng.names[groups.foundations[0]]
+            lines.append(f"Removed cards go to the discard pile {discard}.")
             continue
-        first = eng.F[sum(g.count for g in v.foundations[:v.foundations.index(f)])]
+        first = groups.foundations[sum(g.count for g in v.foundations[:v.foundations.index(f)])]
         where = _where(eng.names, list(range(first, first + f.count)))
         text = f"Foundations ({_n(f.count)}, {where}): {f.phrase()}"
         if f.max_cards < 13:
@@ -355,28 +358,29 @@ def notation(v) -> list[tuple[str, str]]:
     its engine makes: a form appears only where a move generator of the engine makes such
     moves (tests/rules/test_notation_examples.py plays each example through the parser)."""
     eng = v.engine()
+    groups = eng.groups
     names = eng.names
-    gens = {g.__name__ for g in eng.gens}
-    T = [names[i] for i in eng.T]
-    F = [names[i] for i in eng.F]
+    gens = eng.mechanics
+    T = [names[i] for i in groups.tableau]
+    F = [names[i] for i in groups.foundations]
     out: list[tuple[str, str]] = []
     # two tableau piles to show moves between (t3 and t5 where there are enough)
     t_a = T[min(2, len(T) - 2)] if len(T) > 1 else (T[0] if T else "")
     t_b = T[min(4, len(T) - 1)] if len(T) > 1 else ""
     f_one = f" ({t_a} {F[1]} names one)" if len(F) > 1 else ""
-    if "_gen_pairs" in gens:
+    if Mechanic.PAIRS in gens:
         if v.pyramid:
-            bottom = [names[i] for i in eng.P[-v.pyramid.rows:]]
+            bottom = [names[i] for i in groups.pyramid[-v.pyramid.rows:]]
             a, b = bottom[0], bottom[-1]
         else:
             a, b = T[0], T[min(4, len(T) - 1)]
         out.append((f"{a} {b}", "remove the two available cards as a pair"))
-        if v.pairs.singles and eng.F:
+        if v.pairs.singles and groups.foundations:
             out.append((f"{b} f", f"remove a {' or '.join(v.pairs.singles)} on its own"))
-        if v.stock and v.stock.turn_up and eng.W >= 0:
+        if v.stock and v.stock.turn_up and groups.waste >= 0:
             out.append(("s w", f"pair the card turned up on the stock with the waste's top "
                                f"card ({b} s, {b} w: with a pyramid card)"))
-    tableau_moves = bool(gens & {"_gen_tableau", "_gen_single"}) and len(T) > 1
+    tableau_moves = Mechanic.TABLEAU in gens and len(T) > 1
     if tableau_moves:
         out.append((f"{t_a} {t_b}", f"the top card of {t_a} onto {t_b}"))
         if eng.unit == "single-or-whole-pile":
@@ -387,50 +391,50 @@ def notation(v) -> list[tuple[str, str]]:
         elif eng.space_unit:
             out.append((f"{t_a}:4 {T[-1]}", f"four cards of {t_a} as one unit into the space "
                                             f"{T[-1]}"))
-    if "_gen_discards" in gens:
+    if Mechanic.DISCARD_SUITS in gens:
         out.append((f"{t_a} f", f"lift the finished suit (K down to A) off {t_a}"))
-    elif "_gen_to_foundations" in gens and T:
+    elif Mechanic.TO_FOUNDATIONS in gens and T:
         out.append((f"{t_a} f", f"{t_a}'s top card to the foundation it fits{f_one}"))
-    if "_gen_onto_waste" in gens:
+    if Mechanic.ONTO_WASTE in gens:
         out.append((f"{t_a} w", f"{t_a}'s top card onto the waste"))
-    if eng.W >= 0 and "_gen_waste_to_tableau" in gens and T:
+    if groups.waste >= 0 and Mechanic.WASTE_TO_TABLEAU in gens and T:
         out.append((f"w {T[1] if len(T) > 1 else T[0]}",
                     f"the waste's top card onto {T[1] if len(T) > 1 else T[0]}"
-                    + (" (w f: to a foundation)" if "_gen_to_foundations" in gens else "")))
-    elif eng.W >= 0 and "_gen_to_foundations" in gens:
+                    + (" (w f: to a foundation)" if Mechanic.TO_FOUNDATIONS in gens else "")))
+    elif groups.waste >= 0 and Mechanic.TO_FOUNDATIONS in gens:
         out.append(("w f", "the waste's top card to the foundation it fits"))
-    if "_gen_stock_to_space" in gens:
+    if Mechanic.STOCK_TO_SPACE in gens:
         out.append((f"s {t_b}", f"the stock's top card into the space {t_b}"))
-    if eng.R:
-        r = names[eng.R[0]]
-        to_f = " (" + r + " f: to a foundation)" if "_gen_to_foundations" in gens else ""
-        if "_gen_reserve_to_tableau" in gens and T:
+    if groups.reserve:
+        r = names[groups.reserve[0]]
+        to_f = " (" + r + " f: to a foundation)" if Mechanic.TO_FOUNDATIONS in gens else ""
+        if Mechanic.RESERVE_TO_TABLEAU in gens and T:
             out.append((f"{r} {T[1]}", f"the top card of reserve pile {r} onto {T[1]}{to_f}"))
-        elif "_gen_to_foundations" in gens:
+        elif Mechanic.TO_FOUNDATIONS in gens:
             out.append((f"{r} f", f"the top card of reserve pile {r} to a foundation"))
-        if "_gen_to_reserve" in gens:
+        if Mechanic.TO_RESERVE in gens:
             src = [x for x in v.reserve.sources if x == "w" or T]
             first = t_a if src[0] == "t" else "w"
             out.append((f"{first} {r}", f"into the empty reserve place {r}"
                         + (" (w " + r + " from the waste)" if len(src) > 1 else "")))
-    if "_gen_from_foundations" in gens and T:
+    if Mechanic.FROM_FOUNDATIONS in gens and T:
         out.append((f"{F[0]} {t_a}", f"a foundation's top card back onto {t_a}"))
-    if "_gen_transfers" in gens:
+    if Mechanic.FOUNDATION_TRANSFERS in gens:
         group = v.foundations[0].count
         out.append((f"{F[0]} {F[group]}", f"a card from {F[0]} onto {F[group]}, the other "
                                           f"foundation of its suit"))
-    if "_gen_folds" in gens:
-        a = names[eng.P[6]]
-        reach = [names[eng.P[6 - k]] for k in v.accordion.reach]
+    if Mechanic.FOLDS in gens:
+        a = names[groups.pyramid[6]]
+        reach = [names[groups.pyramid[6 - k]] for k in v.accordion.reach]
         others = [f"{a} {b}: {_n(k)} to its left" for k, b in zip(v.accordion.reach[1:],
                                                                   reach[1:], strict=True)]
         out.append((f"{a} {reach[0]}", f"the pile at {a} onto the pile "
                     + ("next to it" if v.accordion.reach[0] == 1
                        else f"{_n(v.accordion.reach[0])} to its left")
                     + (f" ({'; '.join(others)})" if others else "")))
-    if "_gen_gaps" in gens:
+    if Mechanic.GAPS in gens:
         cols = v.gaps.columns
-        a, b = names[eng.G[cols + 6]], names[eng.G[cols + 1]]
+        a, b = names[groups.grid[cols + 6]], names[groups.grid[cols + 1]]
         out.append((f"{a} {b}", f"the card in cell {a} into the gap at {b}"))
     stock = _stock_action(v)
     if stock:
@@ -459,7 +463,7 @@ def _stock_action(v) -> str:
     if st.redeal == "waste":
         from .position import Position
         start = Position.deal(v, None)
-        if not start.piles[start.engine.S]:
+        if not start.piles[start.engine.groups.stock]:
             return ""  # the deal used every card (Accordion dealt all out): s never does a thing
     again = st.passes != 1
     if st.redeal == "shuffle":
@@ -492,7 +496,7 @@ def _reveal_pile(v) -> str:
     start = Position.deal(v, None)
     eng = start.engine
     names = eng.names
-    down = [names[i] for i in eng.T if start.down[i]]
+    down = [names[i] for i in eng.groups.tableau if start.down[i]]
     if down:
         return "t3" if "t3" in down else down[0]
     before = set(start.pending_reveals())
@@ -506,28 +510,28 @@ def _reveal_pile(v) -> str:
     return ""
 
 
-def _card_example(v, gens: set, T: list[str]) -> tuple[str, str] | None:
+def _card_example(v, gens: frozenset[Mechanic], T: list[str]) -> tuple[str, str] | None:
     """Card notation as ``v`` takes it: a card onto a pile (or onto a card), or a pair."""
-    if "_gen_pairs" in gens:
+    if Mechanic.PAIRS in gens:
         p = v.pairs
         ranks = sorted(v.rank_values, key=lambda r: (abs(r - 6), r))
         a = next(r for r in ranks if any(p.matches(_code(r, 2), _code(q, 3)) for q in ranks))
         b = next(q for q in ranks if p.matches(_code(a, 2), _code(q, 3)))
         return (f"{RANK_TEXT[a]}d {RANK_TEXT[b]}c".lower(),
                 "card notation: remove these two cards, wherever they lie")
-    if "_gen_folds" in gens:
+    if Mechanic.FOLDS in gens:
         return ("7h 7s, 7h", "card notation: the pile topped by 7h onto the one topped by 7s, "
                              "or 7h's only move")
-    if "_gen_gaps" in gens:
+    if Mechanic.GAPS in gens:
         return (f"7h {v.pile_names[v.gaps.columns + 1]}, 7h",
                 "card notation: the engine finds the cell, or the card's only move")
-    if "_gen_onto_waste" in gens:
+    if Mechanic.ONTO_WASTE in gens:
         return ("7h w, 7h", "card notation: the engine finds the pile, or the only legal move")
-    if T and gens & {"_gen_tableau", "_gen_single"}:
+    if T and Mechanic.TABLEAU in gens:
         dst = T[min(3, len(T) - 1)]
         return (f"7h {dst}, 7h", "card notation: the engine finds the pile, or the only legal "
                                  "move")
-    if "_gen_to_foundations" in gens:
+    if Mechanic.TO_FOUNDATIONS in gens:
         return ("7h f, 7h", "card notation: the engine finds the pile, or the only legal move")
     return None
 
@@ -539,6 +543,7 @@ def _code(rank: int, suit: int) -> int:
 def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
     """What a raw move does, in words, from the piles before it: ``7♥ from t1 onto 8♣``,
     ``K♠ from t5 to the empty t3`` ... (the recorder's echo, hints, move listings)."""
+    groups = eng.groups
     from .engine import FOLD, MOVE, PAIR, REVEAL, STOCK
 
     def ct(c):
@@ -550,7 +555,7 @@ def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
         src = piles[a]
         lifted = src[-n:]
         what = ct(lifted[0]) if n == 1 else f"{n} cards, {ct(lifted[0])} to {ct(lifted[-1])},"
-        if b in eng.Fset:
+        if b in groups.foundation_set:
             if eng.complete_runs:
                 return f"the run {ct(lifted[0])} to {ct(lifted[-1])} off {names[a]}"
             return f"{what} from {names[a]} to the foundation {names[b]}"
@@ -562,14 +567,14 @@ def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
         st = eng.variant.stock
         if eng.gaps:
             return "redeal the cards out of order"
-        s = piles[eng.S] if eng.S >= 0 else ()
+        s = piles[groups.stock] if groups.stock >= 0 else ()
         if st is not None and st.deal == "tableau":
-            return f"deal a row from the stock ({min(len(s), len(eng.T))} cards)"
+            return f"deal a row from the stock ({min(len(s), len(groups.tableau))} cards)"
         if st is not None and st.deal == "line":
             return "deal the next card to the line"
         if not s:
             return "turn the waste over: a new pass through the stock"
-        if down[eng.S] < len(s):
+        if down[groups.stock] < len(s):
             return "the turned stock card goes to the waste"
         if st is not None and not st.turn_up and st.draw > 1:
             if len(s) == 1:  # not "turn 1 cards"
@@ -588,15 +593,16 @@ def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
 def move_effect(eng, raw, piles, down) -> str:
     """What a move leads to that a player cares about: ``, turning up a face-down card in t5``,
     ``, emptying t1`` (empty when nothing of note)."""
+    groups = eng.groups
     from .engine import MOVE
     kind, a, n, _ = raw
-    if kind != MOVE or a not in eng.Tset:
+    if kind != MOVE or a not in groups.tableau_set:
         return ""
     left = len(piles[a]) - n
     if left and left == down[a]:
         return f", turning up a face-down card in {eng.names[a]}"
     tab = eng.variant.tableau
-    if not left and len(eng.T) > 1 and tab is not None and tab.space != "none":
+    if not left and len(groups.tableau) > 1 and tab is not None and tab.space != "none":
         return f", emptying {eng.names[a]}"
     return ""
 

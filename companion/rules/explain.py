@@ -18,6 +18,7 @@ def _c(code: int) -> str:
 
 def explain(pos, move: Move) -> str:
     eng = pos.engine
+    groups = eng.groups
     v = eng.variant
     name = v.name
     piles = pos.piles
@@ -25,28 +26,28 @@ def explain(pos, move: Move) -> str:
         return _explain_stock(pos)
     a = eng.index.get(move.src, -1)
     src = move.src
-    if a in eng.Fset and eng.f_transfer and piles[a] and not eng.f_returns:
+    if a in groups.foundation_set and eng.f_transfer and piles[a] and not eng.f_returns:
         return _explain_transfer(pos, a, eng.index.get(move.dst or "", -1))
-    if (a in eng.Fset or src == "f") and not eng.f_returns and eng.F:
+    if (a in groups.foundation_set or src == "f") and not eng.f_returns and groups.foundations:
         return f"cards on the foundations stay there in {name}"
     if a < 0 and src == "f":
         return "name the foundation the card comes from, e.g. f1 t3"
     p = piles[a] if a >= 0 else ()
     if move.dst is None and not v.pairs:
         return _say_where(pos, src)
-    if a == eng.S and not (v.stock and v.stock.turn_up):
+    if a == groups.stock and not (v.stock and v.stock.turn_up):
         if eng.space == "any-or-stock" and p:
             return f"in {name} the stock's top card may only fill a space (an empty pile); " \
                    f"type s to deal a new row"
         return "stock cards come into play only through the stock action: type s"
     if not p:
         return f"{src} is empty"
-    if a == eng.X:
+    if a == groups.aside:
         return f"cards put aside in x are out of play in {name}"
     top = p[-1]
-    if top == UNKNOWN and a not in eng.G:
+    if top == UNKNOWN and a not in groups.grid:
         return f"the top card of {src} has not been named yet: type {src}=CARD first"
-    if a in eng.G and not p:
+    if a in groups.grid and not p:
         return f"{src} is a gap"
     if v.pairs:
         return _explain_pair(pos, move)
@@ -55,23 +56,23 @@ def explain(pos, move: Move) -> str:
     if v.gaps:
         return _explain_gap(pos, move)
     b = eng.index.get(move.dst or "", -1)
-    why = _constraint(pos, a, b, to_foundation=move.dst == "f" or b in eng.Fset)
+    why = _constraint(pos, a, b, to_foundation=move.dst == "f" or b in groups.foundation_set)
     if why:
         return why
     n = move.count or 1
-    if a in eng.Tset:
-        into_space = eng.space_unit and b in eng.Tset and not piles[b]
+    if a in groups.tableau_set:
+        into_space = eng.space_unit and b in groups.tableau_set and not piles[b]
         units = tuple(eng.space_units(pos, a) if into_space else eng.units(pos, a))
         if n not in units or n > len(p):
             up = len(p) - pos.down[a]
             if n > up:
                 return f"{src} has only {up} face-up card{'s' if up != 1 else ''}"
-            to_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset
+            to_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in groups.foundation_set
             if to_f and not eng.complete_runs:
                 return "only one card at a time goes to a foundation"
             return f"{n} card{'s' if n != 1 else ''} of {src} cannot move as one unit: " \
                    f"in {name} {eng.tab.move_phrase()}"
-    elif n > 1 and a in eng.Rset and eng.reserve.move == "run":
+    elif n > 1 and a in groups.reserve_set and eng.reserve.move == "run":
         k = 1
         while k < len(p) and eng.tbuild[p[-k - 1]][p[-k]]:
             k += 1
@@ -82,24 +83,24 @@ def explain(pos, move: Move) -> str:
     card = p[-n]
     dst = move.dst or ""
     b = eng.index.get(dst, -1)
-    if dst == "f" or b in eng.Fset:
+    if dst == "f" or b in groups.foundation_set:
         return _explain_foundation(pos, card, b, src, n)
     if b < 0:
         return f"there is no pile {dst!r} in {name}"
     if b == a:
         return f"{src} cannot move onto itself"
     q = piles[b]
-    if b in eng.Tset:
+    if b in groups.tableau_set:
         tab = eng.tab
         if not q:
             if tab.space == "kings" and RANK_OF[card] != KING:
                 return f"{_c(card)} cannot fill the space in {dst}: in {name} {tab.space_phrase()}"
-            if tab.space == "none" and tab.refill and eng.S >= 0 and not piles[eng.S]:
+            if tab.space == "none" and tab.refill and groups.stock >= 0 and not piles[groups.stock]:
                 return f"{dst} is empty and stays empty: in {name} an emptied pile is refilled " \
                        f"only from the stock, and the stock is used up"
             if tab.space == "none":
                 return f"{dst} is empty and in {name} {tab.space_phrase()}"
-            if n == len(p) and a in eng.Tset:
+            if n == len(p) and a in groups.tableau_set:
                 return f"moving all of {src} into the empty {dst} changes nothing"
             return f"{_c(card)} cannot fill the space in {dst}: in {name} {tab.space_phrase()}"
         t = q[-1]
@@ -113,7 +114,7 @@ def explain(pos, move: Move) -> str:
         if not tab.build.wrap and {RANK_OF[card], RANK_OF[t]} == {1, KING}:
             why += " (a king and an ace are not neighbours)"
         return why
-    if b == eng.W and v.waste and v.waste.build:
+    if b == groups.waste and v.waste and v.waste.build:
         if not q:
             return "the waste is empty"
         t = q[-1]
@@ -122,10 +123,10 @@ def explain(pos, move: Move) -> str:
             return f"nothing goes on a {RANK_TEXT[RANK_OF[t]]} in {name} (kings_block is on)"
         return f"{_c(card)} cannot go on {_c(t)}: in {name} the waste takes a card one rank " \
                f"up or down, suits ignored, no turning the corner between K and A"
-    if b in eng.Rset:
+    if b in groups.reserve_set:
         return _explain_reserve(pos, a, b, n)
-    if b == eng.W or b == eng.S:
-        return f"cards cannot be put on the {'waste' if b == eng.W else 'stock'}"
+    if b == groups.waste or b == groups.stock:
+        return f"cards cannot be put on the {'waste' if b == groups.waste else 'stock'}"
     return f"{move} is not a legal move here"
 
 
@@ -134,29 +135,31 @@ def _constraint(pos, a: int, b: int, to_foundation: bool) -> str:
     spaces filled first, aces up first (``force_aces``). Empty when none applies to the move
     from pile ``a`` to pile ``b``."""
     eng = pos.engine
+    groups = eng.groups
     piles = pos.piles
     name = eng.variant.name
-    if eng.strict_last and pos.pass_no >= eng.passes and piles[eng.W] and a != eng.W:
-        return f"in {name}'s last pass the turned card ({_c(piles[eng.W][-1])}) must be " \
+    if eng.strict_last and pos.pass_no >= eng.passes and piles[groups.waste] and a != groups.waste:
+        return f"in {name}'s last pass the turned card ({_c(piles[groups.waste][-1])}) must be " \
                f"played at once, to a foundation, the tableau or an empty reserve place, " \
                f"before any other move (if it fits nowhere, the game is lost)"
     if eng.fill_first:
-        spaces = [eng.names[i] for i in eng.T if not piles[i]]
-        if spaces and not (b in eng.Tset and not piles[b]):
-            posts = [eng.names[r] for r in eng.R if piles[r]]
+        spaces = [eng.names[i] for i in groups.tableau if not piles[i]]
+        if spaces and not (b in groups.tableau_set and not piles[b]):
+            posts = [eng.names[r] for r in groups.reserve if piles[r]]
             if posts:
                 where = "from a reserve pile (" + " or ".join(posts) + ")"
-            elif eng.W >= 0 and piles[eng.W]:
+            elif groups.waste >= 0 and piles[groups.waste]:
                 where = "from the waste (w)"
-            elif eng.S >= 0 and piles[eng.S]:
+            elif groups.stock >= 0 and piles[groups.stock]:
                 where = "from the stock: type s, then play the card from w"
             else:
                 where = ""
             if where:
                 return f"{name}: fill the space in {spaces[0]} first, {where}; a space is " \
                        f"filled before any other move"
-    if eng.force_aces and not to_foundation and a not in eng.Fset:
-        aces = [m for m in pos.raw_moves() if m[3] in eng.Fset and m[1] not in eng.Fset
+    if eng.force_aces and not to_foundation and a not in groups.foundation_set:
+        up = groups.foundation_set
+        aces = [m for m in pos.raw_moves() if m[3] in up and m[1] not in up
                 and RANK_OF[piles[m[1]][-1]] == 1]
         if aces:
             return f"an ace that can go up must go up first in {name} (force_aces is on): " \
@@ -173,24 +176,25 @@ def _explain_reserve(pos, a: int, b: int, n: int) -> str:
     """A card or unit refused by a reserve pile (Gate's posts, Tournament's kibitzers, Miss
     Milligan's weaving cell, Octave's reserve)."""
     eng = pos.engine
+    groups = eng.groups
     v = eng.variant
     name = v.name
     res = eng.reserve
     dst = eng.names[b]
     if res.accepts == "none":
-        return f"nothing is put on the reserve piles ({_span(eng, eng.R)}) in {name}: their " \
-               f"cards only leave them"
+        return f"nothing is put on the reserve piles ({_span(eng, groups.reserve)}) in " \
+               f"{name}: their cards only leave them"
     if pos.piles[b]:
         held = "one card or run" if res.accepts == "unit" else "one card"
         return f"{dst} is not empty: a reserve place holds {held} at a time in {name}"
-    if res.when == "stock-empty" and pos.piles[eng.S]:
-        left = len(pos.piles[eng.S])
+    if res.when == "stock-empty" and pos.piles[groups.stock]:
+        left = len(pos.piles[groups.stock])
         return f"in {name} {dst} takes a card only after the whole pack is dealt " \
                f"(the stock still has {left} card{'s' if left != 1 else ''})"
     if res.when == "last-pass" and pos.pass_no < eng.passes:
         return f"in {name} an empty reserve place takes a card only in the last pass through " \
                f"the stock"
-    kind = "t" if a in eng.Tset else "w" if a == eng.W else ""
+    kind = "t" if a in groups.tableau_set else "w" if a == groups.waste else ""
     if kind not in res.sources:
         allowed = " or ".join({"t": "a top card of the tableau",
                                "w": "the card turned from the stock (w)"}[s]
@@ -210,7 +214,7 @@ def _explain_transfer(pos, a: int, b: int) -> str:
     rule = f"in {name} a foundation's top card moves only onto the other foundation of its " \
            f"suit (ace-pile to king-pile or back), when their top cards are in sequence"
     card = pos.piles[a][-1]
-    if b not in eng.Fset:
+    if b not in eng.groups.foundation_set:
         return f"{_c(card)} stays on the foundations: {rule}"
     q = pos.piles[b]
     if not q:
@@ -220,17 +224,18 @@ def _explain_transfer(pos, a: int, b: int) -> str:
 
 def _explain_stock(pos) -> str:
     eng = pos.engine
+    groups = eng.groups
     v = eng.variant
     name = v.name
     if v.gaps:
         if pos.pass_no > v.gaps.redeals:
             return f"no redeals left: {name} allows {v.gaps.redeals}"
         return f"{name} redeals only when no gap can be filled; a gap can still be filled"
-    if eng.S < 0:
+    if groups.stock < 0:
         return f"{name} has no stock"
     st = v.stock
-    s = pos.piles[eng.S]
-    why = _constraint(pos, eng.S, -1, to_foundation=False)
+    s = pos.piles[groups.stock]
+    why = _constraint(pos, groups.stock, -1, to_foundation=False)
     if why:
         return why
     if st.redeal in ("shuffle", "gather") and eng.passes and pos.pass_no >= eng.passes \
@@ -239,12 +244,12 @@ def _explain_stock(pos) -> str:
         return ("the stock is empty and " if not s else "") + \
             f"no redeal is left: {name} allows {redeals} redeal{'s' if redeals != 1 else ''}"
     if s:
-        if st.no_empty_tableau and any(not pos.piles[i] for i in eng.T):
+        if st.no_empty_tableau and any(not pos.piles[i] for i in groups.tableau):
             return f"{name} deals only when no pile is empty: fill every space first"
         if st.deal == "line":
             return "the line is full"
         return f"the stock cannot be dealt now in {name}"
-    if st.deal != "waste" or not pos.piles[eng.W]:
+    if st.deal != "waste" or not pos.piles[groups.waste]:
         return "the stock is empty"
     if pos.is_blocked():
         return "the last pass through the stock changed nothing and no other move is left: " \
@@ -259,9 +264,10 @@ def _explain_stock(pos) -> str:
 
 def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
     eng = pos.engine
+    foundations = eng.groups.foundations
     v = eng.variant
     name = v.name
-    if not eng.F:
+    if not foundations:
         return f"{name} has no foundations"
     if eng.complete_runs:
         return f"only a complete suit from K down to A, all face up on top of {src}, can be " \
@@ -269,17 +275,17 @@ def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
     if n > 1:
         return "only one card at a time goes to a foundation"
     c = CARDS[card]
-    groups = list(dict.fromkeys(eng.f_piece[f] for f in eng.F))
-    if not any(_reaches(g, c.rank) for g in groups):
-        g = groups[0]
+    pieces = list(dict.fromkeys(eng.f_piece[f] for f in foundations))
+    if not any(_reaches(g, c.rank) for g in pieces):
+        g = pieces[0]
         last = g.base_rank + g.max_cards - 1 if g.build.direction == "up" else \
             g.base_rank - g.max_cards + 1
         return f"{_c(card)} never goes to a foundation in {name}: the foundations are built " \
                f"from {RANK_TEXT[g.base_rank]} to {RANK_TEXT[last]} only"
     if b >= 0:
         return _explain_one_foundation(pos, card, b)
-    if len(groups) == 1:
-        group = groups[0]
+    if len(pieces) == 1:
+        group = pieces[0]
         if c.rank == group.base_rank:
             return f"no foundation here can take {_c(card)}"
         need = c.rank - 1 if group.build.direction == "up" else c.rank + 1
@@ -291,7 +297,7 @@ def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
     # Ace-piles and king-piles, one of each per suit (Tournament, House on the Hill): say where
     # this suit's piles stand.
     states = []
-    for f in eng.F:
+    for f in foundations:
         if len(eng.f_base[f]) == 1 and CARDS[eng.f_base[f][0]].suit == c.suit:
             q = pos.piles[f]
             state = "is empty" if not q else "is complete" if len(q) >= eng.f_max[f] else \
@@ -299,8 +305,8 @@ def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
             states.append(f"{eng.names[f]} (the {_pile_kind(eng, f)}) {state}")
     if states:
         return f"{_c(card)} cannot go to a foundation now: " + " and ".join(states)
-    phrases = "; ".join(f"{_span(eng, [f for f in eng.F if eng.f_piece[f] == g])} "
-                        f"{g.phrase().removeprefix('each ')}" for g in groups)
+    phrases = "; ".join(f"{_span(eng, [f for f in foundations if eng.f_piece[f] == g])} "
+                        f"{g.phrase().removeprefix('each ')}" for g in pieces)
     return f"{_c(card)} cannot go to a foundation yet ({phrases})"
 
 
@@ -370,20 +376,21 @@ def _not_available(pos, name: str) -> str:
     """Why the card at pile ``name`` cannot be paired: an empty stock or waste, a place
     already cleared, or cards still lying on it."""
     eng = pos.engine
+    groups = eng.groups
     i = eng.index[name]
     if not pos.piles[i]:
-        if i == eng.W:
+        if i == groups.waste:
             return "the waste is empty" + (": type s to turn a card from the stock"
-                                           if eng.S >= 0 and pos.piles[eng.S] else "")
-        if i == eng.S:
+                                           if groups.stock >= 0 and pos.piles[groups.stock] else "")
+        if i == groups.stock:
             return "the stock is empty"
         return f"{name} is empty: its card is already removed"
-    if i == eng.S and pos.down[i] >= len(pos.piles[i]):
+    if i == groups.stock and pos.down[i] >= len(pos.piles[i]):
         return "the stock's card is face down: type s to turn it onto the waste"
     if pos.piles[i][-1] == UNKNOWN:
         return f"the top card of {name} has not been named yet: type {name}=CARD first"
     return f"the card at {name} is not available yet" + (
-        ": the cards below it must go first" if eng.P else "")
+        ": the cards below it must go first" if groups.pyramid else "")
 
 
 def _say_where(pos, src: str) -> str:
@@ -408,10 +415,11 @@ def _say_where(pos, src: str) -> str:
 
 def _explain_fold(pos, move: Move) -> str:
     eng = pos.engine
-    P = list(eng.P)
+    groups = eng.groups
+    P = list(groups.pyramid)
     a = eng.index[move.src]
     b = eng.index.get(move.dst or "", -1)
-    if b not in eng.P:
+    if b not in groups.pyramid:
         return "a pile goes onto another pile of the line (p1, p2 ...)"
     d = P.index(a) - P.index(b)
     if d not in eng.accordion.reach:
@@ -428,18 +436,19 @@ def _explain_fold(pos, move: Move) -> str:
 
 def _explain_gap(pos, move: Move) -> str:
     eng = pos.engine
+    groups = eng.groups
     v = eng.variant
     b = eng.index.get(move.dst or "", -1)
-    if b not in eng.G:
+    if b not in groups.grid:
         return "a card goes into a gap: name its cell, e.g. b7 b2"
     if pos.piles[b]:
         return f"{move.dst} is not a gap"
-    k = eng.G.index(b)
+    k = groups.grid.index(b)
     cols = v.gaps.columns
     card = pos.piles[eng.index[move.src]][0]
     if k % cols == 0:
         return f"a gap at the start of a row takes a 2; {_c(card)} is not a 2"
-    left = pos.piles[eng.G[k - 1]]
+    left = pos.piles[groups.grid[k - 1]]
     if not left:
         return f"the gap {move.dst} is dead: the cell to its left is a gap too"
     if RANK_OF[left[0]] == KING:
@@ -456,7 +465,7 @@ def explain_cards(pos, specs) -> str:
     spots: dict[int, list[tuple[int, int]]] = {}
     for i, p in enumerate(pos.piles):
         for k, c in enumerate(p):
-            if c in cards and (k >= pos.down[i] or i == eng.W):  # the waste is face up
+            if c in cards and (k >= pos.down[i] or i == eng.groups.waste):  # the waste is face up
                 spots.setdefault(c, []).append((i, k))
     # a copy on top of its pile first (two decks)
     at = {c: min(ss, key=lambda s: len(pos.piles[s[0]]) - s[1]) for c, ss in spots.items()}
@@ -486,13 +495,14 @@ def explain_cards(pos, specs) -> str:
 
 
 def _pile_words(eng, i: int) -> str:
-    return {eng.W: "the waste", eng.S: "the stock"}.get(i, eng.names[i])
+    return {eng.groups.waste: "the waste", eng.groups.stock: "the stock"}.get(i, eng.names[i])
 
 
 def _covered(pos, specs, at) -> str:
     """Where a card the player typed lies under others and that is why the move is refused:
     said of that card (K♦ under 3 cards of the waste), not of the top card; "" otherwise."""
     eng = pos.engine
+    groups = eng.groups
     v = eng.variant
     if v.accordion:  # whole piles move there: a covered card names its pile
         return ""
@@ -501,14 +511,15 @@ def _covered(pos, specs, at) -> str:
         i, k = at[first[1]]
         p = pos.piles[i]
         under = len(p) - 1 - k
-        run_reserve = i in eng.Rset and eng.reserve.move == "run"
-        if under and i not in eng.Fset and not run_reserve:
-            units = {*eng.units(pos, i), *eng.space_units(pos, i)} if i in eng.Tset else ()
+        run_reserve = i in groups.reserve_set and eng.reserve.move == "run"
+        if under and i not in groups.foundation_set and not run_reserve:
+            units = {*eng.units(pos, i), *eng.space_units(pos, i)} \
+                if i in groups.tableau_set else ()
             n = f"{under} card{'s' if under != 1 else ''}"
             lies = f"{_c(first[1])} is in {_pile_words(eng, i)} under {n}"
-            if i in eng.Tset and under + 1 in units:
+            if i in groups.tableau_set and under + 1 in units:
                 pass  # it may move with them: the target says why not
-            elif i in eng.Tset and eng.unit != "single":
+            elif i in groups.tableau_set and eng.unit != "single":
                 return f"{lies}, which cannot move with it as one unit: in {v.name} " \
                        f"{eng.tab.move_phrase()}"
             else:
@@ -529,8 +540,9 @@ def win_test(eng):
     """:func:`is_won` for the positions of ``eng``, as one function of the position (the
     solver asks it after every move): where the foundations take the whole deck, their
     piles' total height, asked without the rest."""
-    if eng.variant.win == "foundations" and len(eng.F) > 1:
-        heights, size = itemgetter(*eng.F), eng.deck_size
+    groups = eng.groups
+    if eng.variant.win == "foundations" and len(groups.foundations) > 1:
+        heights, size = itemgetter(*groups.foundations), eng.deck_size
 
         def won(pos) -> bool:
             return sum(map(len, heights(pos.piles))) == size
@@ -541,30 +553,31 @@ def win_test(eng):
 
 def is_won(pos) -> bool:
     eng = pos.engine
+    groups = eng.groups
     v = eng.variant
     piles = pos.piles
     win = v.win
     if win == "foundations":
-        return sum([len(piles[f]) for f in eng.F]) == eng.deck_size
+        return sum([len(piles[f]) for f in groups.foundations]) == eng.deck_size
     if win == "tableau-empty":
-        return not any(piles[i] for i in eng.T)
+        return not any(piles[i] for i in groups.tableau)
     if win == "pyramid-empty":
-        return not any(piles[i] for i in eng.P)
+        return not any(piles[i] for i in groups.pyramid)
     if win == "one-pile":
-        return eng.line_length(piles) == 1 and not piles[eng.S] and \
-            len(piles[eng.P[0]]) == eng.deck_size
+        return eng.line_length(piles) == 1 and not piles[groups.stock] and \
+            len(piles[groups.pyramid[0]]) == eng.deck_size
     if win == "tableau-full":
-        return all(len(piles[i]) == eng.tmax for i in eng.T)
+        return all(len(piles[i]) == eng.tmax for i in groups.tableau)
     if win == "octave":
         # A to 10 on every foundation; the court cards as K-Q-J columns in alternating colours.
-        if any(len(piles[f]) != eng.f_max[f] for f in eng.F):
+        if any(len(piles[f]) != eng.f_max[f] for f in groups.foundations):
             return False
-        if any(piles[r] for r in eng.R) or piles[eng.S] or piles[eng.W]:
+        if any(piles[r] for r in groups.reserve) or piles[groups.stock] or piles[groups.waste]:
             return False
         return all(len(p) == 3 and RANK_OF[p[0]] == KING and eng.tbuild[p[0]][p[1]]
-                   and eng.tbuild[p[1]][p[2]] for p in (piles[i] for i in eng.T))
+                   and eng.tbuild[p[1]][p[2]] for p in (piles[i] for i in groups.tableau))
     if win == "gaps-rows":
         cols = v.gaps.columns
         return all(k == cols - 1 for k in eng.kept_runs(piles)) and \
-            all(not piles[eng.G[r * cols + cols - 1]] for r in range(v.gaps.rows))
+            all(not piles[groups.grid[r * cols + cols - 1]] for r in range(v.gaps.rows))
     return False

@@ -31,7 +31,7 @@ from ..errors import (
     VariantError,
 )
 from .deal import DEAL_VERSION, dealt, fingerprint, lay_out
-from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw
+from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw, RawMove
 from .explain import explain, explain_cards, is_won
 from .moves import PILE_RE, Move
 from .variant import Variant, load_variant
@@ -201,8 +201,8 @@ class Position:
         them one by one."""
         self._stack.append((self.piles[:], self.down[:], self.pass_no, self.idle,
                             (stock,) * k))
-        eng = self.engine
-        self.piles[eng.S], self.piles[eng.W], self.down[eng.S], self.pass_no, self.idle = talon
+        S, W = self.engine.groups.stock, self.engine.groups.waste
+        self.piles[S], self.piles[W], self.down[S], self.pass_no, self.idle = talon
 
     def pop(self) -> Raw:
         """Undo the last move (or the turns of one :meth:`push_turns`); returns it."""
@@ -233,11 +233,12 @@ class Position:
                 if m[0] == STOCK:
                     return m
             raise IllegalMoveError(str(move), self._explain(move))
+        foundations = eng.groups.foundation_set
         for name in (move.src, move.dst):
-            if name is not None and name not in eng.index and not (name == "f" and eng.F):
+            if name is not None and name not in eng.index and not (name == "f" and foundations):
                 raise IllegalMoveError(str(move), self._no_pile(name))
         src = eng.index.get(move.src, -1)
-        dst_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in eng.Fset
+        dst_f = move.dst == "f" or eng.index.get(move.dst or "", -1) in foundations
         legal = self.raw_moves()
         for m in legal:
             if eng.move_of(m) == move:
@@ -255,7 +256,7 @@ class Position:
             # An explicit foundation (f2): legal when that very pile takes the card.
             f = eng.index[move.dst]
             for m in legal:
-                if m[0] == MOVE and m[1] == src and m[3] in eng.Fset and (
+                if m[0] == MOVE and m[1] == src and m[3] in foundations and (
                         move.count in (0, m[2])):
                     p = self.piles[f]
                     card = self.piles[src][-m[2]]
@@ -264,7 +265,7 @@ class Position:
                     if eng.complete_runs:
                         fits = not p
                     if fits:
-                        return (m[0], m[1], m[2], f)
+                        return RawMove(m[0], m[1], m[2], f)
         raise IllegalMoveError(str(move), self._explain(move))
 
     def _reveal_raw(self, move: Move) -> Raw:
@@ -285,7 +286,7 @@ class Position:
                     " (twice: both decks' copies)" if self.variant.decks == 2 else "")
             raise IllegalMoveError(str(move), f"{c} {why}; the card turned up must be one "
                                               f"still unseen")
-        return (REVEAL, i, code, -1)
+        return RawMove(REVEAL, i, code, -1)
 
     def check(self, move: Move | str) -> Verdict:
         """Whether ``move`` is legal here, and if not, the reason a player understands.
@@ -301,9 +302,10 @@ class Position:
             return Verdict(False, getattr(exc, "reason", None) or str(exc))
         return Verdict(True)
 
-    def push(self, move: Move | Raw) -> None:
-        """Apply ``move`` without re-checking it (use :meth:`play` for checked input)."""
-        self.push_raw(self.to_raw(move) if isinstance(move, Move) else move)
+    def push(self, move: Move) -> None:
+        """Apply ``move``, a legal move (IllegalMoveError with the reason if it is not; a raw
+        move goes to :meth:`push_raw`, text to :meth:`play`)."""
+        self.push_raw(self.to_raw(move))
 
     def play(self, text: str | Move) -> Move:
         """Parse (leniently), check and apply; returns the canonical move. Raises Invalid-,
@@ -342,7 +344,7 @@ class Position:
             raise InvalidMoveError(f"{text!r} is not a move: type e.g. t3 t5, 7h t4 or 7h")
         specs: list[tuple[str, object]] = []
         for tok, as_typed in zip(tokens, typed, strict=True):
-            if tok in eng.index or (tok == "f" and eng.F):
+            if tok in eng.index or (tok == "f" and eng.groups.foundations):
                 specs.append(("pile", tok))
                 continue
             try:
@@ -442,8 +444,9 @@ class Position:
         another move is made. The game is lost here only when no move is left
         (:meth:`is_blocked`)."""
         eng = self.engine
-        return (eng.may_block and self.idle and not self.piles[eng.S]
-                and bool(self.piles[eng.W]))
+        groups = eng.groups
+        return (eng.may_block and self.idle and not self.piles[groups.stock]
+                and bool(self.piles[groups.waste]))
 
     def is_blocked(self) -> bool:
         """A whole pass through the stock changed nothing (:meth:`pass_was_idle`) and no
@@ -465,8 +468,9 @@ class Position:
         v = self.variant
         if v.win != "tableau-empty":
             return None
-        left = sum(len(self.piles[i]) for i in self.engine.T)
-        return left if left else -len(self.piles[self.engine.S])
+        g = self.engine.groups
+        left = sum(len(self.piles[i]) for i in g.tableau)
+        return left if left else -len(self.piles[g.stock])
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict:
@@ -615,7 +619,7 @@ class Position:
             if self.down[i] > len(p):
                 st |= Status.BAD_FACE_DOWN
         eng = self.engine
-        if eng.tmax and any(len(self.piles[i]) > eng.tmax for i in eng.T):
+        if eng.tmax and any(len(self.piles[i]) > eng.tmax for i in eng.groups.tableau):
             st |= Status.PILE_TOO_FULL
         return st
 
@@ -629,6 +633,7 @@ class Position:
         of order, a pass beyond the variant's last."""
         v = self.variant
         eng = self.engine
+        groups = eng.groups
         names = eng.names
         out: list[str] = []
         where: dict[int, list[str]] = {}
@@ -668,12 +673,12 @@ class Position:
                 out.append(f"{names[i]} has {self.down[i]} face down but "
                            f"{_count(len(p), 'card')}")
         if eng.tmax:
-            for i in eng.T:
+            for i in groups.tableau:
                 if len(self.piles[i]) > eng.tmax:
                     out.append(f"{names[i]} holds {_count(len(self.piles[i]), 'card')}; a pile "
                                f"of {v.name} holds at most {eng.tmax}")
         if not eng.complete_runs and not eng.pairs:  # a pairs game's f is its discards
-            for f in eng.F:
+            for f in groups.foundations:
                 p = self.piles[f]
                 if UNKNOWN in p:  # a card not named yet (a physical deal's aces): unknowable
                     continue
@@ -685,7 +690,7 @@ class Position:
                 elif len(p) > eng.f_max[f]:
                     out.append(f"foundation {names[f]} holds {len(p)} cards, at most "
                                f"{eng.f_max[f]}")
-        if eng.S >= 0 and eng.passes and self.pass_no > eng.passes:
+        if groups.stock >= 0 and eng.passes and self.pass_no > eng.passes:
             out.append(f"state.pass is {self.pass_no}, but this {v.name} allows "
                        f"{eng.passes} pass{'es' if eng.passes != 1 else ''} through the stock")
         return out

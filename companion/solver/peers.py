@@ -166,7 +166,8 @@ def fcs_line(pos, iterations: int = 200_000,
         kind, a, b, n = bytes(fc.ffi.buffer(m, 4))
         legal = q.raw_moves()
         if kind == _FCS_STACK_TO_FOUNDATION:
-            steps = [x for x in legal if x[1] == stack[a] and x[2] == 1 and x[3] in eng.Fset][:1]
+            steps = [x for x in legal if x[1] == stack[a] and x[2] == 1
+                     and x[3] in eng.groups.foundation_set][:1]
         elif kind == _FCS_STACK_TO_STACK:
             i, j = stack[a], stack[b]
             if n == len(q.piles[i]) and not q.piles[j]:

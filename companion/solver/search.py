@@ -80,7 +80,7 @@ from operator import add, itemgetter
 
 from ..cards import RANK_TEXT, UNKNOWN, code_text
 from ..errors import CompanionError
-from ..rules.engine import FOLD, MOVE, PAIR, STOCK
+from ..rules.engine import FOLD, MOVE, PAIR, STOCK, Mechanic
 from ..rules.explain import win_test
 
 WON, LOST, UNKNOWN_VERDICT = "won", "lost", "unknown"
@@ -409,7 +409,7 @@ class Knowledge:
     def _partnerless_test(self, v, codes):
         from ..rules.engine import engine_for
         eng = engine_for(v)
-        P = eng.P
+        P = eng.groups.pyramid
         slot = {i: k for k, i in enumerate(P)}
         blockers: list[set[int]] = [set() for _ in P]  # piles that must go before slot k is free
         for k in reversed(range(len(P))):
@@ -759,10 +759,11 @@ class Knowledge:
         says, any number of cards high), into a space (as its space table says; a lone card
         never), or up to a foundation that takes it; the game is won when every card is up."""
         eng = root.engine
-        names = {g.__name__ for g in eng.gens}
         return (self._tableau_keyed(root) and eng.plain_move and eng.gens_only
-                and names == {"_gen_to_foundations", "_gen_single"}
-                and not eng.R and eng.W < 0 and not eng.tmax and eng.space_card is not None
+                and eng.mechanics == {Mechanic.TO_FOUNDATIONS, Mechanic.TABLEAU}
+                and eng.unit == "single" and not eng.space_unit
+                and not eng.groups.reserve and eng.groups.waste < 0
+                and not eng.tmax and eng.space_card is not None
                 and not eng.may_block and not self.lone and not self.deal_first
                 and self.variant.win == "foundations" and self.decks == 1
                 and len(eng.names) == len(self.T) + len(self.F))
@@ -779,14 +780,15 @@ class Knowledge:
         and its waste face up."""
         eng = root.engine
         v = self.variant
-        names = {g.__name__ for g in eng.gens}
-        allowed = {"_gen_to_foundations", "_gen_tableau", "_gen_waste_to_tableau"}
+        allowed = {Mechanic.TO_FOUNDATIONS, Mechanic.TABLEAU, Mechanic.WASTE_TO_TABLEAU}
         if eng.f_returns:
-            allowed.add("_gen_from_foundations")
+            allowed.add(Mechanic.FROM_FOUNDATIONS)
         S, W = self.S, self.W
-        return (bool(self.talon_draw) and self.dig and self.decks == 1 and names == allowed
+        return (bool(self.talon_draw) and self.dig and self.decks == 1
+                and eng.mechanics == allowed
                 and eng.unit == "run" and not eng.space_unit and eng.space_card is not None
-                and not eng.tmax and eng.plain_move and not eng.R and not eng.refill_aces
+                and not eng.tmax and eng.plain_move and not eng.groups.reserve
+                and not eng.refill_aces
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and v.stock.deal == "waste" and v.stock.redeal == "waste"
                 and not v.stock.no_empty_tableau and v.stock.draw == self.talon_draw
@@ -805,7 +807,7 @@ class Knowledge:
         v = self.variant
         S, W = self.S, self.W
         if not (self.static and self.before is not None and eng.plain_move
-                and {g.__name__ for g in eng.gens} == {"_gen_onto_waste"}
+                and eng.mechanics == {Mechanic.ONTO_WASTE}
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and len(eng.names) == len(self.T) + 2
                 and v.stock.draw == 1 and v.stock.per_pile == 1 and v.stock.passes == 1
@@ -827,9 +829,9 @@ class Knowledge:
         eng = root.engine
         v = self.variant
         return (v.accordion is not None and v.win == "one-pile" and eng.fold_table is not None
-                and {g.__name__ for g in eng.gens} == {"_gen_folds"}
+                and eng.mechanics == {Mechanic.FOLDS}
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
-                and len(eng.names) == len(eng.P) + (self.S >= 0)
+                and len(eng.names) == len(eng.groups.pyramid) + (self.S >= 0)
                 and (self.deal_first or self.S < 0 or not root.piles[self.S])
                 and not has_unknown_cards(root)
                 and sum(len(p) for p in root.piles) == eng.deck_size)  # (won: all in one)
@@ -842,12 +844,13 @@ class Knowledge:
         without end (the pointer then reaches every card); no card unknown, and not idle (a
         pass under way with nothing removed since the last turn-over)."""
         eng = root.engine
+        groups = eng.groups
         v = self.variant
         st = v.stock
         return (bool(v.pairs) and bool(v.pyramid) and v.win == "pyramid-empty"
-                and {g.__name__ for g in eng.gens} == {"_gen_pairs"}
-                and not eng.T and not eng.R and len(eng.F) == 1
-                and len(eng.names) == len(eng.P) + 3 and self.S >= 0 and self.W >= 0
+                and eng.mechanics == {Mechanic.PAIRS}
+                and not groups.tableau and not groups.reserve and len(groups.foundations) == 1
+                and len(eng.names) == len(groups.pyramid) + 3 and self.S >= 0 and self.W >= 0
                 and st.deal == "waste" and st.draw == 1 and st.turn_up and st.passes == 0
                 and st.redeal == "waste" and st.reserve_on_redeal == 0
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
@@ -860,17 +863,18 @@ class Knowledge:
         removed, or with its passes unlimited and won when every card is removed (not idle
         then, as there); no card unknown."""
         eng = root.engine
+        groups = eng.groups
         v = self.variant
         st = v.stock
         return (bool(v.pairs) and bool(v.pyramid) and v.win in ("pyramid-empty", "foundations")
-                and {g.__name__ for g in eng.gens} == {"_gen_pairs"}
-                and not eng.T and not eng.R and len(eng.F) == 1
-                and len(eng.names) == len(eng.P) + 3 and self.S >= 0 and self.W >= 0
+                and eng.mechanics == {Mechanic.PAIRS}
+                and not groups.tableau and not groups.reserve and len(groups.foundations) == 1
+                and len(eng.names) == len(groups.pyramid) + 3 and self.S >= 0 and self.W >= 0
                 and st.deal == "waste" and st.draw == 1 and st.turn_up
                 and (st.passes > 0 or (v.win == "foundations" and not root.idle))
                 and st.redeal == "waste" and st.reserve_on_redeal == 0
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
-                and all(len(root.piles[i]) <= 1 for i in eng.P)
+                and all(len(root.piles[i]) <= 1 for i in groups.pyramid)
                 and not root.down[self.W] and not has_unknown_cards(root))
 
     def pointer(self, pos) -> int:
@@ -1296,7 +1300,7 @@ def _talon_states(q, stock, root_pass=None) -> list:
     (``Position.pass_was_idle``) is left out where its pass began after ``root_pass`` (by
     default, always): its piles are those met at the redeal that began it, in the search."""
     eng = q.engine
-    S, W = eng.S, eng.W
+    S, W = eng.groups.stock, eng.groups.waste
     at = (q.piles[S], q.piles[W], q.down[S])
     r = q.copy()
     out = []
@@ -2863,7 +2867,7 @@ def _exhaust_line(pos, short, max_states, prefer=None):
     replayed in the engine before it is given."""
     eng = pos.engine
     start = time.perf_counter()
-    P, S = eng.P, knowledge(pos.variant).S
+    P, S = eng.groups.pyramid, knowledge(pos.variant).S
     piles = pos.piles
     n = eng.line_length(piles)
     deals = len(piles[S]) if S >= 0 else 0
@@ -3042,7 +3046,7 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
     (the line's first move may be a turn of the stock)."""
     eng = pos.engine
     start = time.perf_counter()
-    S, W = eng.S, eng.W
+    S, W = eng.groups.stock, eng.groups.waste
     piles = pos.piles
     view = _PairView(pos)
     cls, K, children = view.cls, view.K, view.children
@@ -3111,7 +3115,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
     moves to try first at the root."""
     eng = pos.engine
     start = time.perf_counter()
-    S, W, f = eng.S, eng.W, eng.F[0]
+    S, W, f = eng.groups.stock, eng.groups.waste, eng.groups.foundations[0]
     piles = pos.piles
     view = _PairView(pos)
     slots, n, card, cover = view.slots, view.n, view.card, view.cover
@@ -3271,12 +3275,13 @@ def _played_out(pos, removals) -> list:
     one alone) from ``pos``: before each, the stock turned (and turned over) until a legal
     move removes those cards (see :func:`_exhaust_pairs`)."""
     eng = pos.engine
+    S, W = eng.groups.stock, eng.groups.waste
     q = pos.copy()
     line: list = []
-    turn = (STOCK, eng.S, 0, -1)
+    turn = (STOCK, S, 0, -1)
     for cards in removals:
         want = frozenset(cards)
-        for _ in range(2 * (len(q.piles[eng.S]) + len(q.piles[eng.W])) + 4):
+        for _ in range(2 * (len(q.piles[S]) + len(q.piles[W])) + 4):
             ms = q.raw_moves()
             hit = [m for m in ms if m[0] != STOCK and frozenset(
                 (q.piles[m[1]][-1], q.piles[m[3]][-1]) if m[0] == PAIR

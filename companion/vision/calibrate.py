@@ -187,7 +187,8 @@ def labelled(reading, deal_pos):
     with the card it must be. A pile whose count of cards read differs from the deal's is left
     out (its cards cannot be told apart by place)."""
     eng = deal_pos.engine
-    skip = set(eng.Fset) | {eng.S, eng.W, eng.X}
+    g = eng.groups
+    skip = set(g.foundation_set) | {g.stock, g.waste, g.aside}
     got = reading.piles if reading is not None else {}
     dets, codes, off = [], [], []
     for i, name in enumerate(eng.names):

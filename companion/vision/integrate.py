@@ -175,7 +175,9 @@ def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
     from ..record.layout import place_text
     eng = deal_pos.engine
     names = eng.names
-    skip = set(eng.Fset) | {eng.S, eng.X}   # (a waste the deal leaves empty has no slots)
+    g = eng.groups
+    # (a waste the deal leaves empty has no slots)
+    skip = set(g.foundation_set) | {g.stock, g.aside}
     piles = reading["piles"].piles if reading["piles"] is not None else {}
     mismatches, problems, unsure, unread, inferred = [], [], [], [], []
     extra_cards: dict[str, list[str]] = {}

@@ -27,7 +27,7 @@ def _walk(pos, rng, steps=120):
 @given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
 def test_moves_from_one_pile_match_the_full_generator(key, seed, rng):
     for pos, moves in _walk(deal(key, seed), rng):
-        for i in pos.engine.T:
+        for i in pos.engine.groups.tableau:
             assert pos.engine.gen_from(pos, i) == [m for m in moves
                                                    if m[0] == MOVE and m[1] == i]
 
@@ -41,7 +41,7 @@ def test_tableau_moves_lift_the_units_the_engine_names(key, seed, rng):
     for pos, moves in _walk(deal(key, seed), rng):
         eng = pos.engine
         for kind, a, n, b in moves:
-            if kind == MOVE and a in eng.Tset and b in eng.Tset:
+            if kind == MOVE and a in eng.groups.tableau_set and b in eng.groups.tableau_set:
                 sizes = eng.space_units(pos, a) if not pos.piles[b] else eng.units(pos, a)
                 assert n in tuple(sizes)
 
@@ -52,6 +52,6 @@ def test_tableau_moves_lift_the_units_the_engine_names(key, seed, rng):
 def test_moves_up_match_the_full_generator(key, seed, rng):
     # What the solver's safe moves look at, generated alone (Engine.gen_up).
     for pos, moves in _walk(deal(key, seed), rng):
-        F = pos.engine.Fset
+        F = pos.engine.groups.foundation_set
         assert pos.engine.gen_up(pos) == [m for m in moves
                                           if m[0] == MOVE and m[3] in F and m[1] not in F]

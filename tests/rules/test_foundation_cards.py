@@ -36,7 +36,7 @@ def test_what_the_rules_say_is_what_play_builds():
                 break
             up = [m for m in moves if str(m).split()[-1].startswith("f")]
             pos.play(rng.choice(up or moves))
-        for i in pos.engine.Fset:
+        for i in pos.engine.groups.foundation_set:
             pile = pos.piles[i]
             for k in range(1, len(pile) + 1):
                 assert foundation_cards(pos.variant, pile[k - 1]) == list(pile[:k])

@@ -211,3 +211,30 @@ def test_any_typed_text_is_played_or_refused_cleanly(tokens, key):
         return
     assert len(pos.history) == depth + 1
     assert isinstance(move, Move)
+
+
+def test_push_applies_a_move_and_push_raw_a_raw_move():
+    # push takes a Move (checked: found among the legal moves), push_raw the engine's raw
+    # move as it is; the two leave the same position.
+    pos = deal("klondike", 1)
+    raw = pos.raw_moves()[0]
+    move = pos.engine.move_of(raw)
+    by_move, by_raw = pos.copy(), pos.copy()
+    by_move.push(move)
+    by_raw.push_raw(raw)
+    assert by_move == by_raw and by_move.history == [raw]
+    with pytest.raises(IllegalMoveError):
+        pos.push(Move("t1", "t1"))
+
+
+def test_a_raw_move_is_the_plain_tuple_with_names():
+    # The generators build plain tuples (for speed), the rest RawMoves: the two are one move.
+    from companion.rules import RawMove
+    from companion.rules.engine import MOVE, REVEAL
+    m = RawMove(MOVE, 3, 2, 5)
+    assert m == (MOVE, 3, 2, 5) and hash(m) == hash((MOVE, 3, 2, 5))
+    kind, src, n, dst = m
+    assert (kind, src, n, dst) == (m.kind, m.src, m.n, m.dst) == (MOVE, 3, 2, 5)
+    pos = deal("klondike", None)
+    reveal = pos.to_raw(Move.parse("t7=9c"))
+    assert isinstance(reveal, RawMove) and reveal.kind == REVEAL and reveal.n == Card.parse("9c").code

@@ -57,7 +57,8 @@ def test_every_example_move_is_one_the_variant_reads(key, options):
             continue  # reveals: below
         for token in text.split():
             pile = token.partition(":")[0]
-            assert _is_card(token) or pile in eng.index or (pile == "f" and eng.F) \
+            assert _is_card(token) or pile in eng.index \
+                or (pile == "f" and eng.groups.foundations) \
                 or (pile == "s" and text == "s"), f"{v.identity}: {text!r} names {pile!r}"
         verdict = pos.check(text)
         assert verdict or not any(why in verdict.reason for why in NOT_IN_THIS_GAME), \
@@ -72,7 +73,7 @@ def test_every_example_reveal_is_accepted_where_a_card_turns_up(key, options):
     if not reveals:
         # every card is dealt face up at the start, and no stock turns one up later
         start = Position.deal(v, None)
-        assert not any(start.down[i] for i in start.engine.T)
+        assert not any(start.down[i] for i in start.engine.groups.tableau)
         return
     [text] = reveals
     pos = Position.deal(v, None)  # a physical deal: cards are named as they turn up

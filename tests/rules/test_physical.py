@@ -194,13 +194,14 @@ def _lifts_or_lands_on_unknown(pos: Position, raw) -> bool:
     kind, a, n, b = raw
     piles = pos.piles
     if kind == MOVE:
-        if a == pos.engine.S and pos.down[a] >= len(piles[a]):
+        if a == pos.engine.groups.stock and pos.down[a] >= len(piles[a]):
             # A face-down stock card played straight into a space (Blockade) is turned up as
             # it is played: like a deal, it becomes a reveal, never a guess.
             return bool(piles[b])
         if UNKNOWN in piles[a][-n:]:
             return True
-        return bool(piles[b]) and piles[b][-1] == UNKNOWN and b not in pos.engine.Fset
+        return bool(piles[b]) and piles[b][-1] == UNKNOWN \
+            and b not in pos.engine.groups.foundation_set
     if kind in (PAIR, FOLD):
         return piles[a][-1] == UNKNOWN or piles[b][-1] == UNKNOWN
     return False

@@ -79,7 +79,7 @@ def test_playout_keeps_every_card_and_undo_is_exact(key, options, seed, rng):
 # ---------------------------------------------------------------------------- refusals
 
 def _random_text(pos: Position, rng) -> str:
-    names = list(pos.engine.names) + (["f"] if pos.engine.F else [])
+    names = list(pos.engine.names) + (["f"] if pos.engine.groups.foundations else [])
     src = rng.choice(names)
     if rng.random() < 0.1:
         return "s"
@@ -100,7 +100,7 @@ def test_refused_moves_change_nothing(key, options, seed, rng):
             move = Move.parse(text)
             verdict = pos.check(text)
             explicit_foundation = move.dst not in (None, "f") and \
-                pos.engine.index[move.dst] in pos.engine.Fset
+                pos.engine.index[move.dst] in pos.engine.groups.foundation_set
             if not explicit_foundation:
                 # check() and the move list agree on every canonical text
                 assert verdict.ok == (text in legal), (text, verdict)
@@ -238,11 +238,11 @@ def test_every_variant_has_a_layout_spec():
 
 def _check_gaps(pos: Position) -> None:
     eng = pos.engine
-    cells = [pos.piles[g] for g in eng.G]
+    cells = [pos.piles[g] for g in eng.groups.grid]
     assert len(cells) == 52
     assert all(len(c) <= 1 for c in cells)
     assert sum(1 for c in cells if c) == 48
-    assert all(pos.down[g] == 0 for g in eng.G)
+    assert all(pos.down[g] == 0 for g in eng.groups.grid)
     assert sorted(RANK_OF[c] for c in pos.pile("x")) == [1, 1, 1, 1]
     assert len({c for c in pos.pile("x")}) == 4
     if pos.variant.option("deal") == "standard":  # all 52 dealt: 2s anywhere, gaps anywhere

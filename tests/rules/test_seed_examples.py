@@ -116,7 +116,7 @@ GAPS_S3 = {
 def test_gaps_s3_sample_layout_is_a_whole_deck():
     pos = _gaps(GAPS_S3)
     assert pos.is_valid()
-    assert sum(1 for g in pos.engine.G if not pos.piles[g]) == 4
+    assert sum(1 for g in pos.engine.groups.grid if not pos.piles[g]) == 4
 
 
 def test_gaps_s3_the_four_fills_are_exactly_the_legal_moves():
@@ -193,7 +193,7 @@ def test_gaps_redeal_keeps_the_runs_and_redeals_the_rest():
     before = pos.copy()
     pos.play("s")
     free = [c for r, k in zip("abcd", STUCK_KEPT, strict=True) for c in _cells(pos, r, k)]
-    kept = [n for n in pos.engine.G if pos.engine.names[n] not in free]
+    kept = [n for n in pos.engine.groups.grid if pos.engine.names[n] not in free]
     for i in kept:
         assert pos.piles[i] == before.piles[i]
     # J♦ and Q♥ of the example row were picked up, like every card outside the kept runs.

@@ -12,11 +12,11 @@ from companion.rules.engine import STOCK
 
 def _talon_of_full_gen(pos):
     eng = pos.engine
-    S, W = eng.S, eng.W
+    S, W = eng.groups.stock, eng.groups.waste
     return [m for m in pos.raw_moves() if m[0] == STOCK or m[1] in (S, W) or m[3] in (S, W)]
 
 
-@pytest.mark.parametrize("key", [k for k in variant_keys() if deal(k, 1).engine.S >= 0])
+@pytest.mark.parametrize("key", [k for k in variant_keys() if deal(k, 1).engine.groups.stock >= 0])
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
 def test_talon_moves_match_the_full_generator(key, seed, rng):
@@ -31,7 +31,7 @@ def test_talon_moves_match_the_full_generator(key, seed, rng):
         pos.push_raw(stock[0] if stock and rng.random() < 0.5 else rng.choice(moves))
 
 
-@pytest.mark.parametrize("key", [k for k in variant_keys() if deal(k, 1).engine.S >= 0])
+@pytest.mark.parametrize("key", [k for k in variant_keys() if deal(k, 1).engine.groups.stock >= 0])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
 def test_waste_mover_matches_the_talon_moves_through_a_stock_cycle(key, seed, rng):
@@ -51,7 +51,7 @@ def test_waste_mover_matches_the_talon_moves_through_a_stock_cycle(key, seed, rn
                 assert mover(q) == want
                 # where the moves are the top card's alone: the same by the card, and the
                 # card is among the live ones (the scan looks no further at the others)
-                w = q.piles[q.engine.W]
+                w = q.piles[q.engine.groups.waste]
                 if mover.of_top is not None and w:
                     assert mover.of_top(w[-1]) == want
                     assert bool(mover.live >> w[-1] & 1) == bool(want)
@@ -78,7 +78,7 @@ def test_push_turns_is_k_turns_of_the_stock_undone_by_one_pop(key, seed, rng):
     # the position, its history and its undo must be those of k single turns.
     pos = deal(key, seed)
     eng = pos.engine
-    S, W = eng.S, eng.W
+    S, W = eng.groups.stock, eng.groups.waste
     for _ in range(40):
         moves = pos.raw_moves()
         if not moves or pos.is_won():

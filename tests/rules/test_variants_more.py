@@ -860,10 +860,10 @@ def test_an_idle_pass_ends_the_game_only_when_no_other_move_is_left(key):
     # RULES.md 0.4: lost when no legal move is left and no redeal remains. A whole pass that
     # changes nothing is not turned over again, but a move still playable keeps the game on.
     pos = position(key, {"t1": ("9h 2d", 1), "f1": "ad", "s": ("3d 4d 5d", 3)})
-    while pos.piles[pos.engine.S]:
+    while pos.piles[pos.engine.groups.stock]:
         pos.play("s")
     pos.play("s")  # turn the waste over: a new pass
-    while pos.piles[pos.engine.S]:
+    while pos.piles[pos.engine.groups.stock]:
         pos.play("s")  # ... that changes nothing
     assert pos.outcome() is None
     assert texts(pos) == {"t1 f"}
@@ -872,7 +872,7 @@ def test_an_idle_pass_ends_the_game_only_when_no_other_move_is_left(key):
     pos.play("t1 f")  # 2♦ up: something changed, so the waste may be turned over again
     legal(pos, "s")
     pos.play("s")
-    while pos.piles[pos.engine.S]:
+    while pos.piles[pos.engine.groups.stock]:
         pos.play("s")
     assert pos.outcome() is None  # 3♦ goes up from the waste
     assert "w f" in texts(pos)

@@ -93,7 +93,7 @@ def test_accordion_line_search_tries_the_preferred_first_fold_first():
     # 5♠ 5♥ 5♦: 5♥ onto 5♠ or 5♦ onto 5♥ first, both win; the line starts with the one
     # preferred (the hints' vote), else with the leftmost fold.
     pos = accordion("5s 5h 5d", options={"deal": "all"})
-    P = pos.engine.P
+    P = pos.engine.groups.pyramid
     left, right = (FOLD, P[1], 0, P[0]), (FOLD, P[2], 0, P[1])
     assert solve(pos, short=False).raw[0] == left
     r = solve(pos, prefer=[right], short=False)

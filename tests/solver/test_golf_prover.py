@@ -103,7 +103,7 @@ def test_golf_fast_search_tries_the_preferred_first_move_first():
     used = {Card.parse(t).code for t in ("4d", "6h", "5c", "5s", "7s")}
     rest = " ".join(CARDS[c].text(False) for c in range(52) if c not in used)
     pos = _golf({"t1": "4d", "t2": "6h", "t3": "5c", "s": ("7s", 1), "w": f"{rest} 5s"})
-    W, S = pos.engine.W, pos.engine.S
+    W, S = pos.engine.groups.waste, pos.engine.groups.stock
     t1, t2, turn = (MOVE, 0, 1, W), (MOVE, 1, 1, W), (STOCK, S, 0, -1)
     assert solve(pos, short=False).raw[0] == t1
     for m in (t2, turn):

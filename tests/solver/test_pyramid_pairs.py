@@ -68,9 +68,9 @@ def test_pyramid_search_applies_only_where_its_rules_hold():
         other = deal("pyramid", 4, options=options)
         assert not knowledge(other.variant).pairs_exhaustible(other), options
     idle = pos.copy()
-    while idle.piles[idle.engine.S]:
-        idle.push_raw((STOCK, idle.engine.S, 0, -1))
-    idle.push_raw((STOCK, idle.engine.S, 0, -1))  # turned over: nothing removed yet
+    while idle.piles[idle.engine.groups.stock]:
+        idle.push_raw((STOCK, idle.engine.groups.stock, 0, -1))
+    idle.push_raw((STOCK, idle.engine.groups.stock, 0, -1))  # turned over: nothing removed yet
     assert idle.idle and not knowledge(idle.variant).pairs_exhaustible(idle)
     for key in ("klondike", "golf", "accordion", "gaps"):
         other = deal(key, 1)

@@ -98,7 +98,7 @@ def test_won_three_pass_deal_matches_the_winning_line_played_in_the_engine():
     q = pos.copy()
     for m in r.moves:
         q.play(m)
-    assert q.is_won() and not any(q.piles[i] for i in q.engine.P)
+    assert q.is_won() and not any(q.piles[i] for i in q.engine.groups.pyramid)
 
 
 def test_applies_only_where_its_rules_hold():

@@ -22,9 +22,9 @@ def late_klondike(rng: random.Random, options: dict, low: int, stock: int):
     times: a waste, and the pointer part way through the stock."""
     pos = small_klondike(rng, options, low=low, stock=stock)
     for _ in range(rng.choice([0, 1, 2, 3, 5])):
-        if not pos.piles[pos.engine.S]:
+        if not pos.piles[pos.engine.groups.stock]:
             break  # (turning the waste over would leave the position idle)
-        pos.push_raw((STOCK, pos.engine.S, 0, -1))
+        pos.push_raw((STOCK, pos.engine.groups.stock, 0, -1))
     return pos
 
 
