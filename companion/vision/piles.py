@@ -191,7 +191,9 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     if ctx is None:
         return []
     build, piles, step = ctx
-    from .read import COPY_TOO_MANY, THRESHOLD
+    from .config import DEFAULT
+    from .read import COPY_TOO_MANY
+    THRESHOLD = DEFAULT.threshold
     why = f"the only reading the {_pile_word(v)}'s build allows"
     sure = _sure_counts(dets)
     done = []
@@ -505,7 +507,9 @@ def recheck_builds(out: PileReading, dets, v) -> list:
 def _sure_again(dets, d, sure, v):
     """The other readings of ``d``'s card left uncertain only as a copy too many are sure
     again, as far as the deck has copies: ``d`` was the copy too many."""
-    from .read import COPY_TOO_MANY, THRESHOLD
+    from .config import DEFAULT
+    from .read import COPY_TOO_MANY
+    THRESHOLD = DEFAULT.threshold
     for o in sorted(dets, key=lambda o: -o.confidence):
         if o is not d and o.code == d.code and o.uncertain and o.inferred is None \
                 and o.confidence >= THRESHOLD and o.note.endswith(COPY_TOO_MANY) \
@@ -581,7 +585,9 @@ def find_unread(dets, v) -> list:
     import numpy as np
 
     from ..rules.describe import tableau_cards
-    from .read import OBJECTNESS, Detection
+    from .config import DEFAULT
+    from .read import Detection
+    OBJECTNESS = DEFAULT.objectness
     deck = tableau_cards(v)
     latent = getattr(dets, "latent", None)
     if deck is None or latent is None or not len(latent.c.pip):
@@ -840,7 +846,8 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
     if shape.grid:
-        from .read import THRESHOLD
+        from .config import DEFAULT
+        THRESHOLD = DEFAULT.threshold
         weak = None
         if PLACE_SURE_FIRST:
             sure = {d.code for d in dets if not d.uncertain}

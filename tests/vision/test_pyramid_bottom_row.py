@@ -3,12 +3,14 @@ read only at its lower corner (upside down) still takes its place in the row."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
 pytest.importorskip("cv2")
 
+from companion.vision.config import DEFAULT
 from companion.vision.piles import map_piles
 from companion.vision.read import read_photo
 from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
@@ -85,14 +87,15 @@ def test_gaps_cards_read_at_one_corner_are_placed_by_pixels(monkeypatch, held_ou
     thirty-first session, which read it exactly either way; of 120 held-out Gaps scenes,
     7,001,000 on, none turns on it now: the case is built in the test above. Scene 185
     showed it too until the second refiner. Since the recognizer's files of 2026-11-29 it is
-    read exactly only with `read.TWIN_CORNERS`, as `scan` reads.)"""
+    read exactly only with `ReadConfig.twin_corners`, as `scan` reads.)"""
     from companion.vision import piles, read
 
     from .test_four_colour import _bench
     sc = held_out_scene(seed, "gaps")
     monkeypatch.setattr(piles, "LEND_IN_PIXELS", True)
-    monkeypatch.setattr(read, "TWIN_CORNERS", True)
-    assert _bench().layout_exact(sc, read.read_photo(sc.image, backs=False), "gaps")[0]
+    config = replace(DEFAULT, twin_corners=True)
+    assert _bench().layout_exact(sc, read.read_photo(sc.image, backs=False, config=config),
+                                 "gaps")[0]
 
 
 def test_a_card_read_unsurely_does_not_take_a_surely_read_cards_place(monkeypatch,
