@@ -966,7 +966,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
             # (as far below as a card's lower index lies from its upper one, and 2.5 sizes
             # more for the perspective not wholly undone, or 9 sizes; never below the heads'
             # line: held-out Klondike scene 240's first waste card lay 0.3 below 1.5 more)
-            tall = max(9.0, abs(offset[1]) / (unit if CORNERS_IN_PIXELS else 1.0) + 2.5) \
+            tall = max(9.0, abs(offset[1]) / unit + 2.5) \
                 if offset else 9.0
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
@@ -1072,16 +1072,6 @@ class _Grid:
         return j   # not reached
 
 
-CORNERS_IN_PIXELS = True
-"""Whether a card's corner-to-corner offset (:func:`_corner_offset`) is measured and applied
-in pixels, not in each card's own index size: the size (pip to rank glyph) varies with the
-rank glyph's width where the two lie side by side (a Q's index a third larger than a 2's),
-the card does not. Held-out Pyramid 0-119 107 -> 108 exact (scene
-115's Q♠, read only upside down, was put half a row short and left over; check-set scene
-3's Q♦ lies 0.1 of a row off its place, not 0.39); held-out Klondike 0-599 the same (576).
-Gaps' corners lent (:func:`_lend_corners`): :data:`LEND_IN_PIXELS`."""
-
-
 LEND_IN_PIXELS = True
 """Whether :func:`_lend_corners` (Gaps) takes the corner-to-corner offset in pixels too (with
 :data:`PLACE_SURE_FIRST`): held-out Gaps 0-199 163 -> 167 exact (scenes 82, 120, 126, 185),
@@ -1090,13 +1080,13 @@ none lost, as many cards unsure (146); check set (`--base 7600000`) exact the sa
 4♦'s lower corner, misread as the 4♠ (0 % once re-read), took the 4♦'s place."""
 
 
-def _upright_index_at(u, offset, up, pixels=None):
+def _upright_index_at(u, offset, up, pixels=True):
     """Where the upright index of the card whose upside-down index ``u`` was read lies
     (working pixels), from this deck's corner-to-corner ``offset`` (:func:`_corner_offset`;
-    ``pixels``: whether it is in pixels, else in index sizes; :data:`CORNERS_IN_PIXELS`)."""
+    ``pixels``: whether it is in pixels, else in index sizes)."""
     ox, oy = offset
     rx, ry = -up[1], up[0]
-    k = 1.0 if (CORNERS_IN_PIXELS if pixels is None else pixels) else u.size
+    k = 1.0 if pixels else u.size
     return (u.x + (ox * rx + oy * up[0]) * k, u.y + (ox * ry + oy * up[1]) * k)
 
 
@@ -1192,8 +1182,10 @@ def _lend_corners(dets) -> None:
 
 def _corner_offset(dets, up):
     """Where a card's upright index lies from its other one in this deck and photo, (right,
-    up) in index sizes, the median over the cards (turned to ``up``) whose two corners were
-    both read; None for fewer than two such cards."""
+    up) in pixels, the median over the cards (turned to ``up``) whose two corners were
+    both read; None for fewer than two such cards. In pixels, not in each card's own index
+    size: that size (pip to rank glyph) grows with the rank glyph's width where the two lie
+    side by side (a Q's index a third larger than a 2's); the card's does not."""
     import statistics
     rx, ry = -up[1], up[0]
     offs = []
@@ -1206,8 +1198,7 @@ def _corner_offset(dets, up):
             src = getattr(d, "_src", d)
             fx, fy = src.x, src.y
         dx, dy = d.x - fx, d.y - fy
-        k = 1.0 if CORNERS_IN_PIXELS else d.size
-        offs.append(((dx * rx + dy * ry) / k, (dx * up[0] + dy * up[1]) / k))
+        offs.append((dx * rx + dy * ry, dx * up[0] + dy * up[1]))
     if len(offs) < 2:
         return None
     return statistics.median(o[0] for o in offs), statistics.median(o[1] for o in offs)

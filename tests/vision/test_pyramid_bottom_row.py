@@ -37,24 +37,21 @@ def test_a_bottom_card_read_upside_down_takes_its_place(scene, place):
 # since reads its upright corner. It was BOTTOM_ROW_NEAR's example too, on which no Pyramid
 # scene of 150, held-out 0-119 and the check set's 30, turns now: its test is built, below)
 @pytest.mark.parametrize("scene, place", [(7_002_115, "p26")])
-def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(monkeypatch,
-                                                                          scene, place):
+def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(scene, place):
     """Held-out scene 115: the bottom row's Q♠, read only upside down. Where the rank glyph
     lies beside the pip, the index's size (pip to rank glyph) grows with the glyph's width:
     a Q's is a third larger than most. The card's other corner, taken as so many index sizes
     away, was placed half a row step short (row 5.4 of 0-6) and the card left over; taken in
-    pixels, as the cards read at both corners show it (`piles.CORNERS_IN_PIXELS`), it takes
+    pixels, as the cards read at both corners show it (`piles._corner_offset`), it takes
     its place and the layout is exact. (The recognizer's files of the thirty-first session
     read the Q♠'s upright corner too, so the layout is exact either way now; of 150 held-out
     Pyramid scenes, 7,002,000 on, none turns on it. The photo stays, read exactly.)"""
-    from companion.vision import piles
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
         pytest.skip("no held-out font installed")
     sc = make_scene(scene, "pyramid", fonts=fonts)
     dets = read_photo(sc.image)
     truth = {c["pile"]: c["code"] for c in sc.cards}
-    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", True)
     reading = map_piles(dets, "pyramid", sc.image)
     placed = {name: ds[0].code for name, ds in reading.piles.items() if ds}
     assert placed == truth and not reading.problems
@@ -125,7 +122,6 @@ def test_a_bottom_card_read_upside_down_takes_its_place_within_near_of_the_row(
     from companion.vision import piles
     from companion.vision.read import Detection
     monkeypatch.setattr(piles, "BOTTOM_ROW_NEAR", near)
-    monkeypatch.setattr(piles, "CORNERS_IN_PIXELS", True)
     up = (0.0, -1.0)                              # the photo's up: the rows go down the image
     at = lambda r, c: (100.0 * (c - r / 2) + 500, 60.0 * r + 100)  # noqa: E731
     placed, xs, ys = {}, [], []
