@@ -1,5 +1,5 @@
-"""The photo reading's tunables: every threshold and on/off switch of :mod:`.read`, in one
-frozen object passed to the reading (``config=``), never patched.
+"""The photo reading's tunables: every threshold and on/off switch of :mod:`.read` and
+:mod:`.piles`, in one frozen object passed to the reading (``config=``), never patched.
 
     from dataclasses import replace
     from companion.vision.config import DEFAULT
@@ -109,6 +109,60 @@ class ReadConfig:
     four_colour_seen: int = 3
     # a copy too many may be merged with a corner across its card read as its twin in colour
     twin_corners: bool = True
+
+    # --- grouping into piles (:mod:`.piles`)
+    # this many more backs above the columns one way up outweigh one card more left over
+    backs_per_card: int = 3
+    # a reading less probable than this is not considered when a card is inferred
+    min_alternative: float = 0.05
+    # two cards of a pile are neighbours (none missed between) within this many usual steps
+    adjacent: float = 1.6
+    # a card found on the second look where the build says one lies: at least this probable
+    gap_sure: float = 0.5
+    # above a run's first card, with no step of its own: these steps looked at (the sizes'
+    # first), those but the first only for a candidate taken for an index above_sure
+    above_steps: tuple[float, ...] = (1.0, 0.8, 1.2, 1.4)
+    above_sure: float = 0.5
+    # two sure cards of the waste's fan this far apart (index sizes) may have one unread
+    # between; nearer, one may lie a step before them. Any card may lie in the fan: only a
+    # reading fan_sure probable is taken there
+    fan_gap: tuple[float, float] = (1.8, 7.0)
+    fan_sure: float = 0.95
+    # two sure cards of a run that do not build, this far apart, are looked between even
+    # where the usual step makes them neighbours
+    gap_apart: float = 1.8
+    # Gaps: a candidate read as a card read nowhere is taken when this probable, and only
+    # with at most unread_max such cards missing (else the photo is read too poorly to trust)
+    unread_sure: float = 0.95
+    unread_max: int = 6
+    # Gaps: the first row is the one nearer the photo's top edge (the indices' up says
+    # little in a photo turned a quarter round)
+    rows_by_place: bool = True
+    # most index sizes between the indices of two cards cascaded one on the other
+    cascade_gap: float = 6.0
+    # Klondike: a column wholly above the heads' line, top_nearer of the way to the top row
+    # and 5 index sizes above the line, is the top row's
+    top_by_rise: bool = True
+    top_nearer: float = 0.7
+    # Klondike: a face-up card over the stock's column is the waste fan's deepest (the
+    # stock lies face down), where the waste's column has a card too
+    stock_column_fan: bool = True
+    # Gaps: the corner lent to a card read at one corner is placed in pixels, not index
+    # sizes (an index's size grows with its glyph's width; the card's does not)
+    lend_in_pixels: bool = True
+    # a waste showing no upright index is made of the cards read by their other corners there
+    flipped_fan: bool = True
+    # Gaps: a card read below the threshold takes a place after the others of its row, so a
+    # card read there surely keeps it
+    place_sure_first: bool = True
+    # ... and a copy too many after the sure cards: a misread corner must not push out the
+    # same card's other corner
+    copies_placed_last: bool = True
+    # Pyramid: a card read upside down takes a free bottom-row place within this many row
+    # steps of the row's line (the corner offset is a median; the perspective stays a little)
+    bottom_row_near: float = 0.45
+    # Pyramid: the rows may shear (an affine view): each fit is tried square and sheared
+    pyramid_shear: bool = True
 
 
 DEFAULT = ReadConfig()

@@ -82,7 +82,7 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
         cards = read_photo(rgb, decks=decks, threshold=threshold, finer=finer, deck=cal,
                            detail=1 / info["scale"] if camera is None else 1.0, ahead=ahead,
                            backs=backs, config=config)
-        piles = map_piles(cards, key, rgb) if key and cards else None
+        piles = map_piles(cards, key, rgb, config=config) if key and cards else None
         if later is not None:
             sheet = later.result()
     return {"image": rgb, "info": info, "sheet": sheet, "cards": cards, "piles": piles,
