@@ -21,7 +21,8 @@ class ReadConfig:
     # --- reading the cards (:mod:`.read`)
     # below this confidence a reading is reported uncertain, never silently as a card
     threshold: float = 0.6
-    # a candidate the model takes for an index at least this much is read as one
+    # a candidate the model takes for an index (neither head says "none") at least this
+    # much is read as one; most candidates are centre pips, court panels, backs, table
     objectness: float = 0.5
     # a blob freed from a larger one (an edge, a back's pattern) is more often a line than a
     # glyph: an index using one is read only this sure
@@ -35,10 +36,11 @@ class ReadConfig:
     # the finer reading is kept on a tie of sure cards: it sees small indices in more detail
     finer_on_tie: bool = True
     # small indices: the first reading stops at its candidates' sizes and the finer one
-    # alone is made (the first never had more sure cards; it saves its time)
+    # alone is made, saving the first's time (it is made whole where the finer reads none)
     finer_at_once: bool = True
-    # every this many candidates read first to judge the sizes (0: all at once), on photos
-    # with early_min candidates or more, once early_enough of the sample are indices
+    # every this many candidates read first to judge the sizes, so a photo read finer is
+    # not read whole first (0: all at once); only on photos with early_min candidates or
+    # more (fewer take little time), once early_enough of the sample are indices
     early_sizes: int = 4
     early_min: int = 400
     early_enough: int = 25
@@ -48,8 +50,8 @@ class ReadConfig:
     # ... and one under this times its three nearest sure neighbours' is a bit of pattern
     # or border taken for an index (0: off)
     small_ratio: float = 0.55
-    # an index under this many photo pixels is read surely only when tiny_sure: so small,
-    # the model's wrong readings are as sure as its right ones below that
+    # an index under this many of the photo's own pixels is misread more often: it is read
+    # surely only when the model is tiny_sure sure of it
     tiny: float = 8.0
     tiny_sure: float = 0.95
     # the pip's ink rules suits out: red when its red beats green and blue by ink_red
@@ -94,8 +96,8 @@ class ReadConfig:
     # a guessed index is read where its card was read already at the card's other corner
     # (the two make one card; else a card half covered at one corner is left out)
     lone_twins: bool = True
-    # a blob that is a whole index (glyph and pip run together) is read, its size against
-    # its neighbours' from merged_lo to merged_hi, only merged_sure sure
+    # a blob that is a whole index (glyph and pip run together) is read: one merged_lo to
+    # merged_hi times its neighbours' index size, only merged_sure sure
     merged: bool = True
     merged_lo: float = 0.9
     merged_hi: float = 2.6

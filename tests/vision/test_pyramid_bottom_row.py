@@ -34,7 +34,7 @@ def test_a_bottom_card_read_upside_down_takes_its_place(scene, place):
 
 
 # (check-set scene 3's Q♦ of p23 too until the twenty-fourth session: the recognizer trained
-# since reads its upright corner. It was BOTTOM_ROW_NEAR's example too, on which no Pyramid
+# since reads its upright corner. It was bottom_row_near's example too, on which no Pyramid
 # scene of 150, held-out 0-119 and the check set's 30, turns now: its test is built, below)
 @pytest.mark.parametrize("scene, place", [(7_002_115, "p26")])
 def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(scene, place):
