@@ -89,11 +89,13 @@ def _gaps_as_photographed(truth, sc):
     return {f"{'abcd'[3 - 'abcd'.index(k[0])]}{14 - int(k[1:])}": v for k, v in truth.items()}
 
 
-def layout_exact(sc, dets, variant):
+def layout_exact(sc, dets, variant, config=None):
     """(every visible card in its pile, read sure; face-down counts right (right, counted,
     piles with face-down cards, right as the position is built: a count missing or above
     what the deal put there taken as dealt, as ``scan`` does), the whole position right:
-    both, with the counts as counted)."""
+    both, with the counts as counted). ``config``: the piles' settings (a
+    :class:`companion.vision.config.ReadConfig`; None: the defaults)."""
+    from companion.vision.config import DEFAULT
     from companion.vision.piles import face_down_as_built, map_piles
     truth = {}
     for c in sorted(sc.cards, key=lambda c: c["order"]):
@@ -103,7 +105,7 @@ def layout_exact(sc, dets, variant):
         truth = {k: (v[-1:] if k.startswith("f") else v) for k, v in truth.items()}
     if variant == "gaps":
         truth = _gaps_as_photographed(truth, sc)
-    reading = map_piles(dets, variant, sc.image)
+    reading = map_piles(dets, variant, sc.image, config=config or DEFAULT)
     read = {k: [d.code for d in v] for k, v in reading.piles.items()}
     if variant == "klondike":
         read = {k: (v[-1:] if k.startswith("f") else v) for k, v in read.items()}

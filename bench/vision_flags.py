@@ -5,9 +5,12 @@ The vision tests show a mechanism at work on a real scene: with the option off a
 missed, with it on read. Such a premise holds for one model's readings; after the model is
 retrained, this finds the scenes where the option still matters (or says it matters nowhere):
 
-    python bench/vision_flags.py read.LONE_STRIPS=False --kind gaps --scenes 200
-    python bench/vision_flags.py piles.LEND_IN_PIXELS=False --kind gaps --base 7600000
-    python bench/vision_flags.py read.LONE_BIG=0 read.LONE_TWINS=False --each --scenes 30
+    python bench/vision_flags.py lone_strips=False --kind gaps --scenes 200
+    python bench/vision_flags.py lend_in_pixels=False --kind gaps --base 7600000
+    python bench/vision_flags.py lone_big=0 lone_twins=False --each --scenes 30
+
+Each setting names a field of `companion.vision.config.ReadConfig`; the changed reading is
+made with the defaults so replaced (the cards and the piles alike).
 
 Per scene that differs: the cards read sure and right at an index in view that only one of the
 two readings has, the sure cards only one has that are not in view (false readings), and
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib
+import dataclasses
 import math
 import os
 import sys
@@ -31,18 +34,18 @@ from bench.vision_failures import _index_centres
 
 
 def _setting(text):
-    """(module, attribute, value) of ``module.NAME=VALUE`` (a module of companion.vision;
-    VALUE a Python literal)."""
+    """(field, value) of ``NAME=VALUE`` (NAME a field of
+    :class:`companion.vision.config.ReadConfig`; VALUE a Python literal)."""
+    from companion.vision.config import ReadConfig
+    names = [f.name for f in dataclasses.fields(ReadConfig)]
     try:
         name, value = text.split("=", 1)
-        mod, attr = name.rsplit(".", 1)
-        module = importlib.import_module(f"companion.vision.{mod}")
-        if not hasattr(module, attr):
-            raise AttributeError(attr)
-        return module, attr, ast.literal_eval(value)
-    except (ValueError, ImportError, AttributeError, SyntaxError) as exc:
-        raise SystemExit(f"cannot use {text!r} ({exc}): write MODULE.NAME=VALUE, "
-                         "e.g. read.LONE_STRIPS=False") from None
+        if name not in names:
+            raise AttributeError(f"no setting {name}")
+        return name, ast.literal_eval(value)
+    except (ValueError, AttributeError, SyntaxError) as exc:
+        raise SystemExit(f"cannot use {text!r} ({exc}): write NAME=VALUE, e.g. "
+                         f"lone_strips=False; the settings: {', '.join(names)}") from None
 
 
 def right_cards(sc, dets):
@@ -64,11 +67,12 @@ def right_cards(sc, dets):
 
 def main(argv=None):
     from companion.cards import code_text
+    from companion.vision.config import DEFAULT
     from companion.vision.model import load
     from companion.vision.read import read_photo
     from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
     ap = argparse.ArgumentParser(description="scenes whose reading a reading option changes")
-    ap.add_argument("settings", nargs="+", help="MODULE.NAME=VALUE (module of companion.vision)")
+    ap.add_argument("settings", nargs="+", help="NAME=VALUE (a field of ReadConfig)")
     ap.add_argument("--kind", default="gaps", choices=sorted(KINDS))
     ap.add_argument("--scenes", type=int, default=40)
     ap.add_argument("--first", type=int, default=0, help="first scene number")
@@ -95,16 +99,10 @@ def main(argv=None):
     differ = [0] * len(groups)
 
     def reading(sc, group):
-        kept = [(m, n, getattr(m, n)) for m, n, _ in group]
-        try:
-            for m, n, v in group:
-                setattr(m, n, v)
-            dets = read_photo(sc.image, clf, backs=backs(variant))
-            right, false = right_cards(sc, dets)   # (before the piles may change them)
-            return right, false, layout_exact(sc, dets, variant)[0]
-        finally:
-            for m, n, v in kept:
-                setattr(m, n, v)
+        config = dataclasses.replace(DEFAULT, **dict(group))
+        dets = read_photo(sc.image, clf, backs=backs(variant), config=config)
+        right, false = right_cards(sc, dets)   # (before the piles may change them)
+        return right, false, layout_exact(sc, dets, variant, config)[0]
     for k in range(a.first, a.first + a.scenes):
         seed = a.base + 1000 * list(KINDS).index(a.kind) + k
         sc = make_scene(seed, a.kind, fonts=fonts)

@@ -135,7 +135,7 @@ class ConvClassifier(Classifier):
 
     BATCH = 512
     reads_waists = True   # trusted on crops not made of a pair of blobs: a blob's waist
-    #                       cut (read.WAIST_SURE), a whole index in one blob (read.MERGED)
+    #                       cut (ReadConfig.waist_sure), a whole index in one blob (merged)
 
     def predict(self, F):  # pragma: no cover - it reads crops, not feature rows
         raise TypeError("the convolutional recognizer reads crops: use predict_crops")

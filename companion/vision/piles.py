@@ -18,6 +18,8 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+from .config import DEFAULT, ReadConfig
+
 
 @dataclass
 class PileReading:
@@ -60,7 +62,7 @@ def _clusters(values, gap):
 
 
 def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
-              infer: bool = True) -> PileReading:
+              infer: bool = True, *, config: ReadConfig = DEFAULT) -> PileReading:
     """The detections grouped into the variant's piles; ``rgb`` (the working image the
     detections were read in) lets face-down cards be counted from their backs.
 
@@ -73,14 +75,15 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     resolve uncertain cards from the rules where only one reading fits (the build, the
     foundations, Gaps' rows: :func:`infer_from_build` and the others; they change those
     detections in place), and look again for cards the rows must hold (:func:`find_unread`,
-    which adds them to ``dets``)."""
+    which adds them to ``dets``). ``config``: the reading's thresholds and switches
+    (:class:`~companion.vision.config.ReadConfig`)."""
     from ..rules import load_variant
     from .read import dominant_up
     from .shape import table_shape
     v = load_variant(variant_key)
     shape = table_shape(v)
     if infer:
-        find_unread(dets, v)
+        find_unread(dets, v, config=config)
     flat = rectify(dets)
     if _spread(flat) < 0.5 * _spread(dets) or _spread(flat) > 2 * _spread(dets):
         from dataclasses import replace  # a perspective fit gone wrong: the photo as it is
@@ -90,7 +93,7 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     # names the way
     both_ways = shape.both_ways
     if both_ways:
-        _lend_corners(flat)
+        _lend_corners(flat, config)
     up = dominant_up(flat)
     up0 = dominant_up(dets)
     mn = None
@@ -103,17 +106,17 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     for sign in signs:
         way = (sign * up[0], sign * up[1])
         turned = [_turned(d, way) for d in flat]
-        first = _map(turned, way, v)
+        first = _map(turned, way, v, config)
         # fewer columns than piles (t1 emptied, or not read): the columns may start further
         # right; the top row's places and the face-down counts say where
         for shift in range(first.room + 1):
-            out = first if not shift else _map(turned, way, v, shift)
+            out = first if not shift else _map(turned, way, v, config, shift)
             score = [len(out.problems) + len(out.unplaced), 0, sign * up0[1], 0, shift]
             if both_ways:
                 # the reading whose row a lies nearer the photo's top edge (where a photo
                 # turned a quarter round leaves the indices' own up no guide)
                 lower = _first_row_lower(_in_photo(out, flat, dets), shape) \
-                    if ROWS_BY_PLACE else None
+                    if config.rows_by_place else None
                 score[0], score[2] = score[2] if lower is None else lower, score[0]
             if backs:
                 # backs lie above a column's first face-up card: tells the way up when the
@@ -127,7 +130,7 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
                 score[3] = _over_dealt(seen, v)   # a count can be one too many: last
                 # and they outweigh a card or two left over: read the wrong way up, a
                 # layout shows none above its columns
-                score[0] -= n // BACKS_PER_CARD
+                score[0] -= n // config.backs_per_card
             if best is None or score < best[0]:
                 best = (score, out, sign)
     out, sign = _in_photo(best[1], flat, dets), best[2]
@@ -135,28 +138,13 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     if rgb is not None:
         count_face_down(out, v, rgb, way, mn=mn)
     if infer:
-        recheck_builds(out, dets, v)
-        infer_from_build(out, dets, v)
-        fill_gaps(out, dets, v)
-        infer_from_foundations(out, dets, v)
+        recheck_builds(out, dets, v, config=config)
+        infer_from_build(out, dets, v, config=config)
+        fill_gaps(out, dets, v, config=config)
+        infer_from_foundations(out, dets, v, config=config)
         infer_by_elimination(out, v, dets)
     build_position(out, v)
     return out
-
-
-BACKS_PER_CARD = 3
-"""In choosing which way up a layout with face-down cards is read, this many more backs
-counted above its columns one way outweigh one more card left over that way. (Held-out
-Klondike scene 121, a photo turned a quarter: 20 backs one way, 1 the other, which left one
-card fewer over; it was read the wrong way, t1 where t7 is. 2 to 6 made no other difference
-on the 200 held-out Klondike scenes.)"""
-
-MIN_ALTERNATIVE = 0.05
-"""A reading less probable than this is not considered when a card is inferred from the rules."""
-
-ADJACENT = 1.6
-"""Two cards of a pile are neighbours (no card missed between them) when their distance is at
-most this many times the usual step between the cards of the photo's piles."""
 
 
 def runs_are_builds(v) -> bool:
@@ -170,10 +158,10 @@ def _is_tab(name) -> bool:
     return name.startswith("t") and name[1:].isdigit()
 
 
-def infer_from_build(out: PileReading, dets, v) -> list:
+def infer_from_build(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> list:
     """Resolve uncertain cards of the tableau piles' face-up runs from the rules, never by
     guessing: a card's readings (the best and the alternatives at least
-    :data:`MIN_ALTERNATIVE` probable) are kept when the card is not already read sure as often
+    ``config.min_alternative`` probable) are kept when the card is not already read sure as often
     as the deck has it, and the variant's build (the rules engine's
     ``variant.tableau.build.allows``) lets it lie on the card below it and take the card above
     it in the pile. The bottom card of a run (on face-down cards, or on nothing) has no card
@@ -191,7 +179,7 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     if ctx is None:
         return []
     build, piles, step = ctx
-    from .read import COPY_TOO_MANY, THRESHOLD
+    from .read import COPY_TOO_MANY
     why = f"the only reading the {_pile_word(v)}'s build allows"
     sure = _sure_counts(dets)
     done = []
@@ -199,18 +187,19 @@ def infer_from_build(out: PileReading, dets, v) -> list:
         for j, d in enumerate(ds):
             if not d.uncertain:
                 continue
-            lower, upper = _neighbour(ds, j, j - 1, step), _neighbour(ds, j, j + 1, step)
+            lower = _neighbour(ds, j, j - 1, step, config)
+            upper = _neighbour(ds, j, j + 1, step, config)
             if lower is None and upper is None:
                 continue   # nothing in the pile constrains the card
             read = [(d.code, d.confidence)] + list(d.alternatives) + list(d.given_ink)
             readings = read
-            if d.note.endswith(COPY_TOO_MANY) and d.confidence >= THRESHOLD:
+            if d.note.endswith(COPY_TOO_MANY) and d.confidence >= config.threshold:
                 # read sure but a copy too many: its rank is trusted, its suit is what the
                 # model reads worst on a deck it has not seen (see :func:`recheck_builds`)
                 readings = read + [(s * 13 + d.code % 13, d.confidence) for s in range(4)]
             fits = []
             for code, p in readings:
-                if p < MIN_ALTERNATIVE or code in (c for c, _ in fits):
+                if p < config.min_alternative or code in (c for c, _ in fits):
                     continue
                 if sure.get(code, 0) >= v.decks:
                     continue   # every copy of it is read elsewhere in the photo
@@ -223,7 +212,7 @@ def infer_from_build(out: PileReading, dets, v) -> list:
                 continue
             code, p = fits[0]
             told = why
-            if not any(c == code and q >= MIN_ALTERNATIVE for c, q in read):
+            if not any(c == code and q >= config.min_alternative for c, q in read):
                 told = f"a copy too many; {_of_its_rank(v)}"   # (by its rank alone)
             d.inferred = (d.code, d.confidence, told)
             d.note = f"read {d.confidence:.0%} as {_text(d.code)}; {told}"
@@ -233,52 +222,24 @@ def infer_from_build(out: PileReading, dets, v) -> list:
     return done
 
 
-GAP_SURE = 0.5
-"""A card not taken for an index is read where a column's layout says a card lies when, given
-that it is an index, the heads give it as one of the cards the build allows there at least
-this (:func:`fill_gaps`)."""
-
-ABOVE_STEPS = (1.0, 0.8, 1.2, 1.4)
-"""Where to look above a run's first card read sure, in steps (the median of the photo's, in
-card sizes) when the pile has no step of its own: the step the sizes give first; elsewhere
-only a candidate the recognizer takes for an index at least ABOVE_SURE."""
-ABOVE_SURE = 0.5
-FAN_GAP = (1.8, 7.0)
-"""Two cards of the waste's fan read sure this far apart (in index sizes) may have one
-between them not read: it is looked for halfway (a neighbour's step is 0.9-3.1 index sizes
-in the benchmark's scenes; halfway between neighbours lies the upper card's margin). Two
-nearer than that are neighbours: a third card may lie a step before the first."""
-FAN_SURE = 0.95
-"""In the waste's fan, where any card may lie, the second look takes only a candidate whose
-best reading is at least this probable (given that it is an index), however unlikely an
-index the recognizer first found it: on 600 held-out Klondike scenes, the 9 cards found so
-were read 99-100 %, all right; taking those the recognizer found an index (50 %) as well
-added one, wrong (scene 227: a Q♥ read 10♥ at 66 %)."""
-GAP_APART = 1.8
-"""Two cards of a face-up run read sure that do not build on each other, at least this many
-index sizes apart, are looked between even where the photo's usual step makes them
-neighbours (held-out Klondike scene 592: its cards mostly lone, the median step came out at
-5.3 index sizes; K♦ and J♥ lay 5.3 apart, the Q♠ between them read on the second look)."""
-
-
-def fill_gaps(out: PileReading, dets, v) -> list:
+def fill_gaps(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> list:
     """Cards the recognizer did not take for an index, read where a tableau pile's layout and
     the rules say a card lies:
 
     - in a gap: two cards of a face-up run, read sure, about two steps apart (one card's step
-      missing between them; or at least :data:`GAP_APART` index sizes), that do not build on
+      missing between them; or at least ``config.gap_apart`` index sizes), that do not build on
       each other;
     - at the head of a run: one step above its first card read sure;
-    - in the waste's fan: halfway between two cards read sure :data:`FAN_GAP` apart, or a
+    - in the waste's fan: halfway between two cards read sure ``config.fan_gap`` apart, or a
       step before the first of two neighbours (the fan's deepest card), any card not read
-      elsewhere, but only a candidate read at least :data:`FAN_SURE` (held-out Klondike
+      elsewhere, but only a candidate read at least ``config.fan_sure`` (held-out Klondike
       scenes exact: 0-199 182 -> 185, 200-399 168 -> 170, 400-599 176 -> 178; none lost).
 
     The detector's candidate index there (:meth:`~companion.vision.read.Latent.near`), however
     unlikely the recognizer found it to be an index, is read by the heads (with the refiner,
     the pip's ink and a deck's calibration); the card is taken when, given that it is an index,
     its best reading is a card the build allows there (between the two, or on the first),
-    not read sure elsewhere as often as the deck has it, and at least :data:`GAP_SURE`
+    not read sure elsewhere as often as the deck has it, and at least ``config.gap_sure``
     probable (``inferred`` says what was read and why). A wrong reading would have to be one
     of the two or so cards the build allows there: on 600 held-out Klondike scenes, 77 cards
     were found so, 76 right (scene 595: a Q♣ partly covered read Q♠; the 9 of them in the
@@ -295,15 +256,15 @@ def fill_gaps(out: PileReading, dets, v) -> list:
     sure = _sure_counts(dets)
     done = []
 
-    def read_at(x, y, size, up, fits, where, least=0.0, p_min=GAP_SURE):
-        d = _look_at(latent, x, y, size, up, fits, where, least, p_min)
+    def read_at(x, y, size, up, fits, where, least=0.0, p_min=config.gap_sure):
+        d = _look_at(latent, x, y, size, up, fits, where, p_min, least)
         if d is not None:
             dets.append(d)
             sure[d.code] = sure.get(d.code, 0) + 1
             done.append(d)
         return d
 
-    def between(a, b, fits, where, p_min=GAP_SURE):
+    def between(a, b, fits, where, p_min=config.gap_sure):
         """The second look halfway between two cards of a pile, facing as they do."""
         up = (a.up[0] + b.up[0], a.up[1] + b.up[1])
         n = math.hypot(*up) or 1.0
@@ -324,7 +285,7 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             if not (known(a) and known(b)) or build.allows(a.code, b.code):
                 continue
             far = math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
-            if not min(ADJACENT * step, GAP_APART) < far < 2.6 * step:
+            if not min(config.adjacent * step, config.gap_apart) < far < 2.6 * step:
                 continue
             fits = [x for x in range(52) if free(x)
                     and build.allows(a.code, x) and build.allows(x, b.code)]
@@ -338,16 +299,16 @@ def fill_gaps(out: PileReading, dets, v) -> list:
             # a step read from the sizes (where the pile gives none of its own) is off where
             # the photo's perspective makes this pile's step another: a little nearer and
             # further are looked at too
-            steps = ABOVE_STEPS
+            steps = config.above_steps
             if len(ds) > 1 and math.hypot(a.x - ds[1].x, a.y - ds[1].y) \
-                    <= ADJACENT * step * max(a.size, ds[1].size):
+                    <= config.adjacent * step * max(a.size, ds[1].size):
                 vx, vy = a.x - ds[1].x, a.y - ds[1].y   # the pile's own step
                 steps = (1.0,)
             fits = [x for x in range(52) if free(x) and build.allows(x, a.code)]
             for f in steps:
                 d = read_at(a.x + f * vx, a.y + f * vy, a.size, a.up, fits,
                             f"above the {word}'s run, a card its build allows there",
-                            0.0 if f == 1.0 else ABOVE_SURE)
+                            0.0 if f == 1.0 else config.above_sure)
                 if d is not None:
                     ds.insert(0, d)
                     break
@@ -360,25 +321,25 @@ def fill_gaps(out: PileReading, dets, v) -> list:
         if not (known(a) and known(b)) or a.up[0] * b.up[0] + a.up[1] * b.up[1] < 0.8:
             continue   # (a card seen by its other corner lies elsewhere)
         far = math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6)
-        if not FAN_GAP[0] <= far <= FAN_GAP[1]:
+        if not config.fan_gap[0] <= far <= config.fan_gap[1]:
             continue
         d = between(a, b, [x for x in range(52) if free(x)],
-                    "where the waste's fan leaves a gap", p_min=FAN_SURE)
+                    "where the waste's fan leaves a gap", p_min=config.fan_sure)
         if d is not None:
             fan.insert(j, d)
     if len(fan) == 2 and all(map(known, fan)) \
             and fan[0].up[0] * fan[1].up[0] + fan[0].up[1] * fan[1].up[1] >= 0.8:
         a, b = fan
-        if math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6) <= FAN_GAP[0]:
+        if math.hypot(b.x - a.x, b.y - a.y) / max(a.size, b.size, 1e-6) <= config.fan_gap[0]:
             d = read_at(2 * a.x - b.x, 2 * a.y - b.y, a.size, a.up,
                         [x for x in range(52) if free(x)],
-                        "a step before the waste's fan", p_min=FAN_SURE)
+                        "a step before the waste's fan", p_min=config.fan_sure)
             if d is not None:
                 fan.insert(0, d)
     return done
 
 
-def _look_at(latent, x, y, size, up, fits, where, least=0.0, p_min=GAP_SURE):
+def _look_at(latent, x, y, size, up, fits, where, p_min, least=0.0):
     """The second look of :func:`fill_gaps`: the detector's likeliest candidate index about
     (x, y), read by the heads, as a detection when its best reading is one of ``fits`` at
     least ``p_min`` probable (given that it is an index) and the recognizer took it for an
@@ -437,7 +398,7 @@ def _sure_counts(dets) -> dict[int, int]:
     return sure
 
 
-def recheck_builds(out: PileReading, dets, v) -> list:
+def recheck_builds(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> list:
     """A card read sure that breaks the build with both its neighbours (read sure, close
     enough for no card to be missed between) is misread, not the two of them: its suit (or
     colour) is what the model reads worst on a deck it has not seen. So is a card at either
@@ -464,7 +425,8 @@ def recheck_builds(out: PileReading, dets, v) -> list:
         for j, d in enumerate(ds):
             if d.uncertain or d.inferred is not None:
                 continue
-            lower, upper = _neighbour(ds, j, j - 1, step), _neighbour(ds, j, j + 1, step)
+            lower = _neighbour(ds, j, j - 1, step, config)
+            upper = _neighbour(ds, j, j + 1, step, config)
             if lower is None and upper is None:
                 continue
             if (lower is not None and build.allows(lower, d.code)) \
@@ -481,7 +443,7 @@ def recheck_builds(out: PileReading, dets, v) -> list:
             sure[d.code] -= 1
             seen[d.code] -= 1
             if lower is None or upper is None:
-                _sure_again(dets, d, sure, v)
+                _sure_again(dets, d, sure, v, config)
             if len(fits) == 1:
                 why = _of_its_rank(v)
                 d.inferred = (d.code, d.confidence, why)
@@ -502,25 +464,25 @@ def recheck_builds(out: PileReading, dets, v) -> list:
     return done
 
 
-def _sure_again(dets, d, sure, v):
+def _sure_again(dets, d, sure, v, config):
     """The other readings of ``d``'s card left uncertain only as a copy too many are sure
     again, as far as the deck has copies: ``d`` was the copy too many."""
-    from .read import COPY_TOO_MANY, THRESHOLD
+    from .read import COPY_TOO_MANY
     for o in sorted(dets, key=lambda o: -o.confidence):
         if o is not d and o.code == d.code and o.uncertain and o.inferred is None \
-                and o.confidence >= THRESHOLD and o.note.endswith(COPY_TOO_MANY) \
+                and o.confidence >= config.threshold and o.note.endswith(COPY_TOO_MANY) \
                 and sure.get(o.code, 0) < v.decks:
             o.uncertain, o.note = False, ""
             sure[o.code] = sure.get(o.code, 0) + 1
 
 
-def infer_from_foundations(out: PileReading, dets, v) -> list:
+def infer_from_foundations(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> list:
     """Resolve an uncertain foundation top card from the rules: a foundation seen by its top
     card holds the cards under it that the rules fix (the rules engine's
     :func:`companion.rules.describe.foundation_cards`: Klondike's 4♥ means A♥-4♥ there), so a
     reading is kept only when none of the cards it puts there is read sure elsewhere in the
     photo or held by another foundation read sure, as often as the deck has it. When exactly
-    one of several readings at least :data:`MIN_ALTERNATIVE` probable is kept, it is taken
+    one of several readings at least ``config.min_alternative`` probable is kept, it is taken
     (``inferred`` says what was read and why); otherwise the card stays uncertain. Nothing is
     inferred in variants whose foundations' cards the rules do not fix.
 
@@ -544,7 +506,7 @@ def infer_from_foundations(out: PileReading, dets, v) -> list:
                 sure.update((foundation_cards(v, top.code) or [])[:-1])
         fits, likely = [], set()
         for code, p in [(d.code, d.confidence)] + list(d.alternatives):
-            if p < MIN_ALTERNATIVE or code in likely:
+            if p < config.min_alternative or code in likely:
                 continue
             likely.add(code)
             held = foundation_cards(v, code)
@@ -560,38 +522,30 @@ def infer_from_foundations(out: PileReading, dets, v) -> list:
     return done
 
 
-UNREAD_SURE = 0.95
-"""A candidate index not read at first is taken for a card that must lie in the photo and was
-not read (:func:`find_unread`) when read so at least this probable, given that it is an index."""
-UNREAD_MAX = 6
-"""... and only where at most this many such cards are left unread: a photo missing more is
-not read well enough for a second look to be trusted."""
-
-
-def find_unread(dets, v) -> list:
+def find_unread(dets, v, *, config: ReadConfig = DEFAULT) -> list:
     """Gaps: every card but the aces lies in the rows, so a card read nowhere in the photo is
     there all the same. The photo's candidate indices not read at first (a rank glyph and its
     pip blurred into one blob and cut at its waist, among them: see
     :class:`~companion.vision.read.Latent`) are looked at again, and one taken for an index
-    (:data:`~companion.vision.read.OBJECTNESS`) whose best reading is such a card, at least
-    :data:`UNREAD_SURE` probable, where no card is read, is taken (``inferred`` says what was
+    (``config.objectness``) whose best reading is such a card, at least
+    ``config.unread_sure`` probable, where no card is read, is taken (``inferred`` says what was
     read and why). Before the cards are placed in the rows, so that they are placed too.
 
     Returns the detections added (to ``dets``)."""
     import numpy as np
 
     from ..rules.describe import tableau_cards
-    from .read import OBJECTNESS, Detection
+    from .read import Detection
     deck = tableau_cards(v)
     latent = getattr(dets, "latent", None)
     if deck is None or latent is None or not len(latent.c.pip):
         return []
     unread = deck - {d.code for d in dets if not d.uncertain}
-    if not unread or len(unread) > UNREAD_MAX:
+    if not unread or len(unread) > config.unread_max:
         return []
     c, k = latent.c, latent.scale
     # the candidates taken for an index whose best reading is a card unread
-    idx = np.flatnonzero(latent.obj >= OBJECTNESS)
+    idx = np.flatnonzero(latent.obj >= config.objectness)
     best = latent.ps[idx, :4].argmax(1) * 13 + latent.pr[idx, :13].argmax(1)
     look = idx[np.isin(best, sorted(unread))].tolist()
     why = "found on a second look: a card that lies in the rows and was not read elsewhere"
@@ -607,7 +561,7 @@ def find_unread(dets, v) -> list:
             if max(abs(p_at[0] - pip[0]), abs(p_at[1] - pip[1])) > 0.5:
                 continue   # another candidate there
             code, p = reads[0]
-            if code in unread and p >= UNREAD_SURE and obj >= OBJECTNESS:
+            if code in unread and p >= config.unread_sure and obj >= config.objectness:
                 d = Detection(code, p, float(x), float(y), (float(up[0]), float(up[1])), size,
                               alternatives=reads[1:4], pip_at=tuple(map(float, pip)),
                               rank_at=tuple(map(float, rank)))
@@ -677,14 +631,14 @@ def infer_by_elimination(out: PileReading, v, dets=None) -> list:
     return done
 
 
-def _neighbour(ds, j, k, step):
+def _neighbour(ds, j, k, step, config):
     """The code of card ``k`` of a pile as a constraint on card ``j``: None where there is no
     such card, it is not read sure, or it lies too far for nothing to be missed between."""
     if not 0 <= k < len(ds) or ds[k].uncertain or ds[k].inferred is not None:
         return None
     d, o = ds[j], ds[k]
     far = math.hypot(o.x - d.x, o.y - d.y) / max(o.size, d.size, 1e-6)
-    return o.code if far <= ADJACENT * step else None
+    return o.code if far <= config.adjacent * step else None
 
 
 def inferred_text(d, card=None) -> str:
@@ -778,12 +732,6 @@ def _turned(d, way):
     return t
 
 
-ROWS_BY_PLACE = True
-"""Whether a layout that reads the same turned round (Gaps) is read with its first row the one
-lying nearer the photo's top edge, measured on the rows' cards (else by the indices' up,
-which a photo turned about a quarter round leaves nearly level: held-out Gaps scene 28)."""
-
-
 def _first_row_lower(out: PileReading, shape) -> float | None:
     """How much lower in the photo the first row's cards lie than the last row's (mean
     pixels; rows named by their piles' first letter, a to d in Gaps), or None with either
@@ -817,7 +765,7 @@ def _over_dealt(out: PileReading, v) -> int:
     return sum(1 for name, n in out.face_down.items() if n is not None and n > dealt.get(name, 0))
 
 
-def _map(dets, up, v, shift: int = 0) -> PileReading:
+def _map(dets, up, v, config, shift: int = 0) -> PileReading:
     """The grouping itself, on rectified detections, for one way up; ``shift``: the columns
     (and the top row above them) start that many piles to the right (t1 empty or unread).
     ``room`` in the result: how many piles the columns found could still shift right."""
@@ -840,12 +788,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
     ys = [p[1] for p in xy]
     tabs = [n for n in names if n.startswith("t") and n[1:].isdigit()]
     if shape.grid:
-        from .read import THRESHOLD
         weak = None
-        if PLACE_SURE_FIRST:
+        if config.place_sure_first:
             sure = {d.code for d in dets if not d.uncertain}
-            weak = [2 if d.uncertain and d.confidence < THRESHOLD
-                    else 1 if COPIES_PLACED_LAST and d.uncertain and d.code in sure else 0
+            weak = [2 if d.uncertain and d.confidence < config.threshold
+                    else 1 if config.copies_placed_last and d.uncertain and d.code in sure
+                    else 0
                     for d in upright]
         grid_rows = shape.grid[0]
         placed, rest, nrows = _lean_fit(
@@ -859,9 +807,10 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         # rows are evenly spaced and each row's cards sit half a pitch to either side of the
         # apex column, so a card missed does not shift the others
         nrows = shape.pyramid
-        placed, rest, _ = _lean_fit(xs, ys, partial(_pyramid_places, nrows=nrows), gap=1.8)
+        placed, rest, _ = _lean_fit(
+            xs, ys, partial(_pyramid_places, nrows=nrows, config=config), gap=1.8)
         out.unplaced.extend(upright[i] for i in rest)
-        _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit, nrows)
+        _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit, config, nrows)
         for r in range(nrows):
             got = sum(1 for (rr, _) in placed if rr == r)
             if got != r + 1:
@@ -915,7 +864,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
                     x = sum(xs[i] for i in col) / len(col)
                     hi = max(ys[i] for i in col)
                     rise, row = _at(head_line, x) - hi, _at(head_line, x) - (row_a + b * x)
-                    above = TOP_BY_RISE and rise > 5.0 and rise >= TOP_NEARER * row
+                    above = config.top_by_rise and rise > 5.0 and rise >= config.top_nearer * row
                     if col[0] not in top and (hi <= _at(row_line, x) + low or above):
                         top += col
             # the heads' line once more, without the columns found to lie in the top row
@@ -959,7 +908,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
             # (as far below as a card's lower index lies from its upper one, and 2.5 sizes
             # more for the perspective not wholly undone, or 9 sizes; never below the heads'
             # line: held-out Klondike scene 240's first waste card lay 0.3 below 1.5 more)
-            tall = max(9.0, abs(offset[1]) / (unit if CORNERS_IN_PIXELS else 1.0) + 2.5) \
+            tall = max(9.0, abs(offset[1]) / unit + 2.5) \
                 if offset else 9.0
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
             flipped = [d for d in out.unplaced if d.up[0] * up[0] + d.up[1] * up[1] < -0.5]
@@ -974,7 +923,7 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         # the stock lies face down: a face-up card over its column, where the waste's column
         # has a card too, is the fan's deepest (a top row with none in the waste's column
         # tells that the columns start further right: held-out scene 404)
-        fan_from_stock = STOCK_COLUMN_FAN and None not in (waste_col, stock_col) \
+        fan_from_stock = config.stock_column_fan and None not in (waste_col, stock_col) \
             and any(c == waste_col and not pile for c, _, pile in placed)
         for c, d, pile in placed:
             target = pile[0] if pile else shape.top_pile(c)
@@ -987,27 +936,12 @@ def _map(dets, up, v, shift: int = 0) -> PileReading:
         for i in sorted(bottom, key=lambda i: xs[i]):  # the waste fan, left to right
             _put(out, "w", upright[i], names)
         if shape.top_row and tab:
-            _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, shape)
+            _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, shape,
+                           config)
     else:
         out.problems.append(f"piles of {v.name} are not mapped from photos yet; cards only")
         out.unplaced.extend(upright)
     return out
-
-
-CASCADE_GAP = 6.0
-"""Most index sizes between the indices of two cards cascaded one on the other."""
-
-TOP_BY_RISE = True
-"""Whether a column of Klondike's cards lying wholly above the tableau heads' line, at least
-TOP_NEARER of the way from it to the top row found already (its line sheared as the heads'
-is) and 5 index sizes above it, is taken for the top row's, though below that row's own line."""
-TOP_NEARER = 0.7
-
-STOCK_COLUMN_FAN = True
-"""Whether a face-up card of Klondike's top row over the stock's column is taken for the
-waste's (its deepest card, the fan laid close to the stock) where the waste's column has a
-card too: the stock lies face down. Held-out Klondike scenes 130, 156, 212 and 388 left that
-card in no pile."""
 
 
 def _column_numbers(centres, pitch, most: int) -> list[int]:
@@ -1065,31 +999,13 @@ class _Grid:
         return j   # not reached
 
 
-CORNERS_IN_PIXELS = True
-"""Whether a card's corner-to-corner offset (:func:`_corner_offset`) is measured and applied
-in pixels, not in each card's own index size: the size (pip to rank glyph) varies with the
-rank glyph's width where the two lie side by side (a Q's index a third larger than a 2's),
-the card does not. Held-out Pyramid 0-119 107 -> 108 exact (scene
-115's Q♠, read only upside down, was put half a row short and left over; check-set scene
-3's Q♦ lies 0.1 of a row off its place, not 0.39); held-out Klondike 0-599 the same (576).
-Gaps' corners lent (:func:`_lend_corners`): :data:`LEND_IN_PIXELS`."""
-
-
-LEND_IN_PIXELS = True
-"""Whether :func:`_lend_corners` (Gaps) takes the corner-to-corner offset in pixels too (with
-:data:`PLACE_SURE_FIRST`): held-out Gaps 0-199 163 -> 167 exact (scenes 82, 120, 126, 185),
-none lost, as many cards unsure (146); check set (`--base 7600000`) exact the same (26 of
-30), 4 more cards unsure (27 -> 31). Without PLACE_SURE_FIRST it lost check-set scene 21: a
-4♦'s lower corner, misread as the 4♠ (0 % once re-read), took the 4♦'s place."""
-
-
-def _upright_index_at(u, offset, up, pixels=None):
+def _upright_index_at(u, offset, up, pixels=True):
     """Where the upright index of the card whose upside-down index ``u`` was read lies
     (working pixels), from this deck's corner-to-corner ``offset`` (:func:`_corner_offset`;
-    ``pixels``: whether it is in pixels, else in index sizes; :data:`CORNERS_IN_PIXELS`)."""
+    ``pixels``: whether it is in pixels, else in index sizes)."""
     ox, oy = offset
     rx, ry = -up[1], up[0]
-    k = 1.0 if (CORNERS_IN_PIXELS if pixels is None else pixels) else u.size
+    k = 1.0 if pixels else u.size
     return (u.x + (ox * rx + oy * up[0]) * k, u.y + (ox * ry + oy * up[1]) * k)
 
 
@@ -1105,12 +1021,7 @@ def _foundation_seen_turned(u, offset, up, unit, grid, shift, shape) -> bool:
     return bool(target) and target.startswith("f")
 
 
-FLIPPED_FAN = True
-"""Whether a waste whose fan shows no upright index is made of the cards read by their other
-corners that fall on it (:func:`_place_flipped`)."""
-
-
-def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, shape):
+def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, shape, config):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
     other one in this deck and photo (``offset``, :func:`_corner_offset`); a lone upside-down
@@ -1139,7 +1050,7 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, s
         fx, fy = frame(ex, ey)
         if fy < _at(head_line, fx) - 3.0:   # the top row: an empty foundation
             target = shape.top_pile(math.floor(grid.column(fx) + 0.3) + shift)
-            if FLIPPED_FAN and target == "w" and not out.piles.get("w"):
+            if config.flipped_fan and target == "w" and not out.piles.get("w"):
                 fan.append((fx, u, ex, ey))   # the waste's fan, seen only so
                 continue
             if not target or not target.startswith("f") or out.piles.get(target):
@@ -1153,40 +1064,43 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, s
             if any(math.hypot(px - fx, py - fy) < 1.5 for px, py in pile) \
                     or any(py > fy for _, py in pile):
                 continue   # a card read there, or below: not the column's top card
-            if pile and fy - max(py for _, py in pile) > CASCADE_GAP:
+            if pile and fy - max(py for _, py in pile) > config.cascade_gap:
                 continue   # too far below the column's last card to lie on it
         place(u, ex, ey, target)
     for _, u, ex, ey in sorted(fan, key=lambda t: t[0]):
         place(u, ex, ey, "w")
 
 
-def _lend_corners(dets) -> None:
+def _lend_corners(dets, config) -> None:
     """Gaps' cards lie apart, both corners in view: a card read at one corner only is given
     its other corner (in place, on the rectified copies), where the cards read at both have
     theirs (the median offset, in the card's own frame), so that its reading does not
     depend on which way up the layout is taken; else one way would place the cards read at
     one corner, the other way not, and the fewer cards left over would choose the way
-    instead of the photo's own up."""
+    instead of the photo's own up. The offset in pixels, or in each card's index size
+    (``config.lend_in_pixels``)."""
     import statistics
     offs = []
     for d in dets:
         if d.other is not None:
             (ux, uy), dx, dy = d.up, d.other[0] - d.x, d.other[1] - d.y
-            k = 1.0 if LEND_IN_PIXELS else d.size
+            k = 1.0 if config.lend_in_pixels else d.size
             offs.append(((dy * ux - dx * uy) / k, (dx * ux + dy * uy) / k))
     if len(offs) < 3:
         return
     offset = statistics.median(o[0] for o in offs), statistics.median(o[1] for o in offs)
     for d in dets:
         if d.other is None:
-            d.other = (*_upright_index_at(d, offset, d.up, LEND_IN_PIXELS),
+            d.other = (*_upright_index_at(d, offset, d.up, config.lend_in_pixels),
                        (-d.up[0], -d.up[1]))
 
 
 def _corner_offset(dets, up):
     """Where a card's upright index lies from its other one in this deck and photo, (right,
-    up) in index sizes, the median over the cards (turned to ``up``) whose two corners were
-    both read; None for fewer than two such cards."""
+    up) in pixels, the median over the cards (turned to ``up``) whose two corners were
+    both read; None for fewer than two such cards. In pixels, not in each card's own index
+    size: that size (pip to rank glyph) grows with the rank glyph's width where the two lie
+    side by side (a Q's index a third larger than a 2's); the card's does not."""
     import statistics
     rx, ry = -up[1], up[0]
     offs = []
@@ -1199,8 +1113,7 @@ def _corner_offset(dets, up):
             src = getattr(d, "_src", d)
             fx, fy = src.x, src.y
         dx, dy = d.x - fx, d.y - fy
-        k = 1.0 if CORNERS_IN_PIXELS else d.size
-        offs.append(((dx * rx + dy * ry) / k, (dx * up[0] + dy * up[1]) / k))
+        offs.append((dx * rx + dy * ry, dx * up[0] + dy * up[1]))
     if len(offs) < 2:
         return None
     return statistics.median(o[0] for o in offs), statistics.median(o[1] for o in offs)
@@ -1289,19 +1202,6 @@ def _grid_columns(rows, xs, pitch, most) -> dict:
     return {i: n for g, n in zip(groups, numbers, strict=True) for i in g}
 
 
-PLACE_SURE_FIRST = True
-"""Whether a Gaps card read below the threshold takes a place only after the other cards of
-its row (:func:`_gaps_places`), so that a card read there surely keeps it. (A card left
-unsure only as a copy too many, read sure, is no weaker: it may be the right copy.)"""
-
-COPIES_PLACED_LAST = True
-"""With :data:`PLACE_SURE_FIRST`: a Gaps card left unsure as a copy too many of a card read
-surely elsewhere takes a place after the cards read surely (before those read below the
-threshold). Both corners of a card (and a court's figure) are read, so two readings often
-fall on one place: a card's corner misread as a card seen elsewhere must not push out the
-same card's other corner read as a card seen nowhere else, which would be left in no place."""
-
-
 def _gaps_places(rows, cy, dy, xs, pitch, weak=None, grid=(4, 13)):
     """Gaps' ``grid`` (rows, columns: four rows of thirteen): (row 0-3, column 1-13) -> card,
     and the cards left over; columns numbered from the leftmost found (of any row). ``weak``
@@ -1322,16 +1222,7 @@ def _gaps_places(rows, cy, dy, xs, pitch, weak=None, grid=(4, 13)):
     return placed, rest
 
 
-BOTTOM_ROW_NEAR = 0.45
-"""How far (in row steps) a card read upside down may lie from the bottom row's line to take a
-place free there (:func:`_bottom_row_turned`; across, a third of a step). With 0.35: check
-set (`--base 7600000`) scene 3's Q♦ at 0.39, left over; with 0.45 the check set's exact
-layouts 23 -> 24 of 30, held-out Pyramid 0-119 the same (107 of 120). (With the recognizer
-trained in the twenty-fourth session and the offset in pixels, no scene of those 150 turns on
-it: 0.35 reads them the same; tests/vision/test_pyramid_bottom_row.py builds a case.)"""
-
-
-def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit, nrows=7) -> None:
+def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit, config, nrows=7) -> None:
     """The Pyramid's bottom row shows its cards' lower corners too: a card read there alone
     (upside down, left over by the fit) takes the bottom row's place where its upright
     corner lies, by the deck's corner-to-corner offset and the lattice of the cards placed
@@ -1359,20 +1250,10 @@ def _bottom_row_turned(out, placed, upright, xs, ys, dets, up, unit, nrows=7) ->
         rr, cc = round(r), round(c)
         last = nrows - 1
         if rr == last and 0 <= cc <= last and (last, cc) not in placed and \
-                abs(r - rr) < BOTTOM_ROW_NEAR and abs(c - cc) < 0.35:
+                abs(r - rr) < config.bottom_row_near and abs(c - cc) < 0.35:
             placed[(last, cc)] = len(upright)
             upright.append(u)
             out.unplaced.remove(u)
-
-
-PYRAMID_SHEAR = True
-"""Whether the Pyramid's rows may each lie a little further to one side than the row above
-(:func:`_pyramid_shear`): the perspective undone leaves an affine view, which may shear, and
-over seven rows a shear of a seventh of a pitch a row puts the apex half a pitch off
-(check-set Pyramid scene 28's Q♦, left over). Each fit is tried square and sheared, the one
-placing more cards kept. Check set (`--base 7600000`) exact layouts 21 -> 23 of 30 (scenes
-10, 28); held-out Pyramid scenes 40-119 70 -> 72 of 80 (57, 95); bench scenes 0-39 the
-same (35); none lost."""
 
 
 def _pyramid_shear(rows, rel, first, xs) -> float:
@@ -1389,12 +1270,12 @@ def _pyramid_shear(rows, rel, first, xs) -> float:
     return sum((r - mr) * (x - mx) for r, x in pts) / den if den else 0.0
 
 
-def _pyramid_places(rows, cy, dy, xs, pitch, nrows=7):
+def _pyramid_places(rows, cy, dy, xs, pitch, nrows=7, config: ReadConfig = DEFAULT):
     """(row, place in row) -> card, and the cards left over: the rows found are evenly spaced
     (``dy`` apart) and each card sits half a ``pitch`` to either side of the one above, so
     the fit that places the most cards is taken, over which row the first row found is
     (the apex, or a lower one when whole rows were missed), where the apex column is (a
-    card missed shifts nothing) and whether the rows shear (:data:`PYRAMID_SHEAR`)."""
+    card missed shifts nothing) and whether the rows shear (``config.pyramid_shear``)."""
     rel = [round((c - cy[0]) / dy) if dy else k for k, c in enumerate(cy)]
     cards = [(i, r) for row, r in zip(rows, rel, strict=True) for i in row]
     best, best_score = {}, None
@@ -1402,7 +1283,8 @@ def _pyramid_places(rows, cy, dy, xs, pitch, nrows=7):
         if rel[-1] + first > nrows - 1:
             break
         rs = [(i, r + first) for i, r in cards]
-        for shear in {0.0, _pyramid_shear(rows, rel, first, xs)} if PYRAMID_SHEAR else {0.0}:
+        for shear in {0.0, _pyramid_shear(rows, rel, first, xs)} if config.pyramid_shear \
+                else {0.0}:
             at = {i: xs[i] - shear * r for i, r in rs}
             apexes = {round((at[i] - pitch * (c - r / 2)) / pitch * 4) / 4
                       for i, r in rs for c in range(r + 1)}

@@ -5,7 +5,9 @@ for an index then by the refiner's second look at their pip and rank glyph (:mod
 serves as the pip of at most one index; the two corners of one card are merged; then the photo is
 resolved as a whole: a card appears at most ``decks`` times, a lower-confidence duplicate takes its
 next-best reading when that one is free and likely, otherwise it is marked uncertain. Below
-:data:`THRESHOLD` a reading is reported as uncertain, never silently as a card.
+:attr:`~companion.vision.config.ReadConfig.threshold` a reading is reported as uncertain, never
+silently as a card. Every threshold and switch of the reading is a field of
+:class:`~companion.vision.config.ReadConfig`, passed as ``config``.
 """
 
 from __future__ import annotations
@@ -13,78 +15,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-THRESHOLD = 0.6
-OBJECTNESS = 0.5
-FREED_SURE = 0.9
-"""An index whose pip or rank glyph came free of a larger blob is read only when the model
-gives it at least this (objectness times the two heads' best): 20 held-out Gaps scenes, 8
-cards read surely wrong with it against 14 without, for 0.1 % less recall."""
-SMALL = 16.0
-"""Median index size (pip-rank distance, working pixels) below which a second, finer reading is
-made: small indices merge rank and pip into one blob, or read less surely."""
-MAX_ZOOM = 1.6
-ZOOM_AIM = 20.0
-"""The finer reading's zoom brings the median index to this size (pixels), from 1.25 times
-to :data:`MAX_ZOOM`."""
-FINER_ON_TIE = True
-"""Where the finer reading has as many sure cards as the first, it is kept: it sees the
-small indices in more detail. `bench/vision.py --scenes 40`: Gaps recall 96.34 -> 96.56 %,
-exact 68 -> 70 %; on scenes no change was tuned on (`--base 7600000 --scenes 30`): Gaps
-precision 99.56 -> 99.71 %, recall 94.66 -> 94.87 %, exact 63 -> 67 % (a lone pip read in
-the first had evened the counts there, and that reading kept a wrong A♣). Klondike and the
-Pyramid the same there; held-out Klondike 0-599 (`bench/vision_failures.py`), with
-:data:`LONE_PIPS`: 536 -> 535 exact (scene 191: a waste card read a copy too many, uncertain,
-in the finer reading)."""
-FINER_AT_ONCE = True
-"""Where the indices are small (the candidates' median, :data:`SMALL`), the first reading
-stops there and the finer one alone is made (the first is made whole only where the finer
-has no sure card). On the bench's scenes 0-39 of each layout, 45 read twice, the first never
-had more sure cards than the finer. Held-out Klondike 0-599 exact 571 -> 574, whole positions
-555 -> 559 (191, 411, 495; none lost: the zoom, from the candidates' median, differs a
-little); bench `--scenes 40`: Klondike precision 99.84 -> 100 %, recall 99.66 -> 99.83 %,
-whole positions 92 -> 95 %, Gaps recall 98.92 -> 98.87 % (scene 19), Pyramid the same; the
-check set (`--base 7600000 --scenes 30`) the same but 2 fewer uncertain. 12-megapixel Gaps
-photos, best of 3: 1.08 -> 0.91 s and 1.07 -> 1.02 s for the two read twice."""
+from .config import DEFAULT, ReadConfig
 
-SIZE_RATIO = 2.5
-"""A candidate index more than this many times the median size of those read surely (at
-least three) is not read: one deck's indices are all of a size, up to the photo's
-perspective, and one so large is ink of several cards taken together (held-out Klondike scene
-24: one "2♣?" spanning four cards). The bench's 60 scenes and 200 held-out Klondike scenes
-read the same with it; the 90 check scenes (``--base 7600000 --scenes 30``) have 72 uncertain
-readings against 74, and 24 exact Klondike layouts of 30 against 23. 0 turns it off."""
-SMALL_RATIO = 0.55
-"""A reading whose index is less than this times the size of the three nearest indices read
-surely (0.9) is not read: a deck's indices are all of a size, and nearby ones look alike under
-the photo's perspective; one half their size is a bit of a pattern or a card's border taken
-for an index (held-out Klondike scene 136: "10♣ 93 %" on the dotted border of a back, 0.44
-times its neighbours' size). Of 7,456 cards read surely on 320 held-out scenes (Klondike,
-Gaps, Pyramid), that one is the only one below 0.55, and no card read right is below 0.59.
-0 turns it off."""
-TINY = 8.0
-"""Pixels from pip to rank glyph (in the photo's own pixels) below which an index is read
-surely only when the model is :data:`TINY_SURE` sure of it: on 420 held-out scenes, with the
-first recognizer, 3 of the 14 cards read surely so small were wrong (0.5 % of all sure cards
-are)."""
-TINY_SURE = 0.95
-"""... how sure. With the recognizer shipped since the twenty-fourth session every such
-reading was marked uncertain, yet of the 67 so marked on 230 held-out Gaps scenes (bench
-0-39, check set 0-29, ``--base 7300000`` 0-59, ``--base 7800000`` 0-99) and 200 Klondike and
-Pyramid scenes (none there), the 58 read 90 % sure or more were all right; the 3 wrong
-ones were read 66-76 % sure. 1.0: every index so small is uncertain."""
 TOO_SMALL = "index too small to read surely"
 """How the note of a reading marked uncertain for its size begins (:func:`read_photo`)."""
-INK_RED = 0.2
-"""The pip's ink is red when its red, relative to the paper's, exceeds its green and blue by
-this much: no spade or club is printed so (nor, below, in green or blue ink)."""
-INK_TINT = 0.15
-"""Green (or blue) ink: that channel above both others by this much, a four-colour deck's
-clubs (or diamonds); no other suit is printed so."""
-INK_GREY = 0.06
-"""Ink whose red and blue stand out from its other channels by less than this is no heart's
-or diamond's (black, or a four-colour deck's green). The three measured on 150 held-out
-scenes (20 and 30 per layout): 7 cards read surely in the wrong suit caught for 1 right one;
-on 270 more, 6 for 1."""
 COPY_TOO_MANY = "seen more often than the deck has it"
 """How the note of a reading marked uncertain only because its card was read as often as the
 deck has it elsewhere ends (:func:`resolve`)."""
@@ -162,6 +96,7 @@ class Latent:
     clf: object
     deck: object = None
     scale: float = 1.0     # the image's pixels per working pixel
+    config: ReadConfig = DEFAULT   # the settings the photo was read with
 
     def near(self, x, y, size, up) -> list:
         """The candidates whose index lies within half an index size of (x, y) (working
@@ -193,15 +128,15 @@ class Latent:
             pr, ps = pr[0], ps[0]
             pr = np.append(pr[:13] / max(float(pr[:13].sum()), 1e-12), 0.0)
             ps = np.append(ps[:4] / max(float(ps[:4].sum()), 1e-12), 0.0)
-            reads = _reads_of(self.rgb, pr, ps, c.pip[i], float(d[i] * k), 52)[0]
+            reads = _reads_of(self.rgb, pr, ps, c.pip[i], float(d[i] * k), self.config, 52)[0]
             if (joined[c.pip_id[i]] or joined[c.rank_id[i]]) and \
-                    (self.obj[i] < OBJECTNESS or reads[0][1] < JOINED_SURE):
+                    (self.obj[i] < self.config.objectness or reads[0][1] < self.config.joined_sure):
                 continue  # (fragments joined: only a sure reading, as in read_cards)
             out.append((float(self.obj[i]), reads, tuple(c.pip[i] / k), tuple(c.rank[i] / k)))
         return out
 
 
-def _reads_of(rgb, pr, ps, pip, size, k=4):
+def _reads_of(rgb, pr, ps, pip, size, config, k=4):
     """(readings best first as [(code, p), ...], note, the readings given the ink, the ink's
     tint (:func:`_ink_tint`), the suits' odds given the ink (four, summing to 1, or None
     where the suit head gives none)) of one candidate index from the heads' outputs ``pr`` (14) and
@@ -214,7 +149,7 @@ def _reads_of(rgb, pr, ps, pip, size, k=4):
     note = ""
     given: list = []
     tint = _ink_tint(rgb, pip, size)
-    ink, ruled_out = _ink_rules(tint)
+    ink, ruled_out = _ink_rules(tint, config)
     if ruled_out:
         # the pip's colour is evidence of its own: no reading in a suit not printed in
         # that ink is kept (nor offered later, when a copy too many or the other corner
@@ -263,11 +198,11 @@ def _sharpen(clf, deck, rgb, pips, ranks, pr, ps):
     return pr, ps
 
 
-def _detection(rgb, p, r, pr, ps) -> Detection:
+def _detection(rgb, p, r, pr, ps, config) -> Detection:
     """The reading of the index with its pip at ``p`` and its rank glyph at ``r``, from the
     heads' outputs (its pip's ink ruling suits out: :func:`_reads_of`)."""
     d = float(math.hypot(*(r - p)))
-    reads, note, given, tint, suits = _reads_of(rgb, pr, ps, p, d)
+    reads, note, given, tint, suits = _reads_of(rgb, pr, ps, p, d, config)
     code, conf = reads[0]
     m = (p + r) / 2
     return Detection(code, conf, float(m[0]), float(m[1]),
@@ -276,40 +211,43 @@ def _detection(rgb, p, r, pr, ps) -> Detection:
                      rank_at=(float(r[0]), float(r[1])), ink=tint, suits=suits)
 
 
-def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck=None,
-               sizes=None, backs: bool = True):
-    """Detections for every card read in an RGB image (working resolution). ``deck``: the
+def read_cards(rgb, clf=None, decks: int = 1, threshold: float | None = None, deck=None,
+               sizes=None, backs: bool = True, *, config: ReadConfig = DEFAULT):
+    """Detections for every card read in an RGB image (working resolution). ``threshold``:
+    below it a reading is uncertain (None: ``config.threshold``). ``deck``: the
     player's deck calibration (:class:`companion.vision.calibrate.Deck`), which sharpens the
     model's readings of the indices it resembles. ``sizes``: called with the pip-rank
     distances of the candidates taken for an index, before they are read further, and
-    first (with ``early=True``) with those of a sample of them (:data:`EARLY_SIZES`); it
+    first (with ``early=True``) with those of a sample of them (``config.early_sizes``); it
     may raise to stop the reading there.
     ``backs``: False where no card back can lie in the photo (a layout dealt all face up,
-    such as Gaps: see :func:`companion.vision.detect.candidates`)."""
+    such as Gaps: see :func:`companion.vision.detect.candidates`). ``config``: the reading's
+    thresholds and switches (:class:`~companion.vision.config.ReadConfig`)."""
     import numpy as np
 
     from .detect import candidates
     from .model import N_RANK, N_SUIT, load
     clf = clf or load()
+    threshold = config.threshold if threshold is None else threshold
     c = candidates(rgb, describe=False, backs=backs)
     if len(c.pip) == 0:
         return Reading()
     n = len(c.pip)
-    if sizes is not None and EARLY_SIZES and n >= EARLY_MIN:
+    if sizes is not None and config.early_sizes and n >= config.early_min:
         # a sample of the candidates read first: where its indices are small, the photo is
         # read finer without reading the rest here (elsewhere the readings are the same as
         # with all read at once: the model reads each crop alone)
         first = np.zeros(n, bool)
-        first[::EARLY_SIZES] = True
+        first[::config.early_sizes] = True
         pr, ps = np.empty((n, N_RANK)), np.empty((n, N_SUIT))
         pr[first], ps[first] = clf.predict_crops(c.crops[0][first], c.crops[1][first])
-        sample = np.flatnonzero(first)[_taken(c, clf, pr[first], ps[first], first)[0]]
-        if len(sample) >= EARLY_ENOUGH:
+        sample = np.flatnonzero(first)[_taken(c, clf, pr[first], ps[first], config, first)[0]]
+        if len(sample) >= config.early_enough:
             sizes(np.hypot(*(c.rank[sample] - c.pip[sample]).T), early=True)
         pr[~first], ps[~first] = clf.predict_crops(c.crops[0][~first], c.crops[1][~first])
     else:
         pr, ps = clf.predict_crops(*c.crops)
-    taken, obj, waist = _taken(c, clf, pr, ps)
+    taken, obj, waist = _taken(c, clf, pr, ps, config)
     keep = np.flatnonzero(taken)
     if not len(keep):
         return Reading()
@@ -322,15 +260,15 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         # a blob that came free of a larger one (a card's edge, a back's pattern) is more
         # often a bit of a line than a glyph: an index using one is read only when sure
         freed = c.peeled[c.pip_id[keep]] | c.peeled[c.rank_id[keep]]
-        score[freed & (score < FREED_SURE)] = -1.0
-    if WAIST_SURE:
-        score[waist[keep] & (score < WAIST_SURE)] = -1.0
-    if SIZE_RATIO:
+        score[freed & (score < config.freed_sure)] = -1.0
+    if config.waist_sure:
+        score[waist[keep] & (score < config.waist_sure)] = -1.0
+    if config.size_ratio:
         # one deck's indices are all of a size (up to the photo's perspective): a candidate
         # far larger than those read surely is ink of several cards taken for one index
         sure = score > 0.9
         if sure.sum() >= 3:
-            score[dist > SIZE_RATIO * np.median(dist[sure])] = -1.0
+            score[dist > config.size_ratio * np.median(dist[sure])] = -1.0
     # the readings of waist cuts after all others: a cut's half of a glyph reads as another
     # glyph (a J's stem and hook as a 3), where the whole glyph is read right
     cut = waist[keep]
@@ -343,8 +281,9 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         a, b = int(c.pip_id[i]), int(c.rank_id[i])
         if a in used or b in used:
             continue
-        t = _detection(rgb, c.pip[i], c.rank[i], pr[i], ps[i])
-        if c.joined is not None and (c.joined[a] or c.joined[b]) and t.confidence < JOINED_SURE:
+        t = _detection(rgb, c.pip[i], c.rank[i], pr[i], ps[i], config)
+        if c.joined is not None and (c.joined[a] or c.joined[b]) \
+                and t.confidence < config.joined_sure:
             continue  # (its blobs are left to the readings of their parts)
         used.update((a, b))
         raw.append((bool(cut[k]), t))
@@ -356,125 +295,55 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, deck
         if any(math.hypot(t.x - o.x, t.y - o.y) < 0.7 * max(t.size, o.size) for o in dets):
             continue
         dets.append(t)
-    if LONE_PIPS:
-        dets += _lone_pips(rgb, c, clf, deck, used, dets, decks)
-    if LONE_GLYPHS:
-        dets += _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs=True)
-    if MERGED and getattr(clf, "reads_waists", False):
-        dets += _lone_pips(rgb, c, clf, deck, used, dets, decks, merged=True)
-    if FOUR_COLOUR_SEEN:
-        _four_colour(dets, threshold)
-    if SMALL_RATIO:
-        dets = _not_too_small(dets)
-    out = Reading(resolve(dets, decks, threshold))
+    if config.lone_pips:
+        dets += _lone_pips(rgb, c, clf, deck, used, dets, decks, config)
+    if config.lone_glyphs:
+        dets += _lone_pips(rgb, c, clf, deck, used, dets, decks, config, glyphs=True)
+    if config.merged and getattr(clf, "reads_waists", False):
+        dets += _lone_pips(rgb, c, clf, deck, used, dets, decks, config, merged=True)
+    if config.four_colour_seen:
+        _four_colour(dets, threshold, config)
+    if config.small_ratio:
+        dets = _not_too_small(dets, config)
+    out = Reading(resolve(dets, decks, threshold, config=config))
     sharp = np.zeros(len(obj), bool)
     sharp[keep] = True
-    out.latent = Latent(rgb, c, pr, ps, obj, sharp, clf, deck)
+    out.latent = Latent(rgb, c, pr, ps, obj, sharp, clf, deck, config=config)
     return out
 
 
-def _taken(c, clf, pr, ps, rows=None):
+def _taken(c, clf, pr, ps, config, rows=None):
     """(taken, objectness, waist) of the candidates ``c`` (those of ``rows`` alone, a mask,
     where given) that the model read as ``pr``, ``ps``: those it takes for an index."""
     import numpy as np
     obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
-    taken = obj > OBJECTNESS
+    taken = obj > config.objectness
     waist = np.zeros(len(obj), bool)
     if c.second is not None:
         # a blob's waist cut (a rank glyph and its pip blurred together, or often a bit of
-        # a back's pattern): such an index is read here only when sure (WAIST_SURE), else
+        # a back's pattern): such an index is read here only when sure (waist_sure), else
         # looked at only where the layout says a card lies (the photo's ``latent``)
         pip_id, rank_id = (c.pip_id, c.rank_id) if rows is None \
             else (c.pip_id[rows], c.rank_id[rows])
         waist = c.second[pip_id] | c.second[rank_id]
-        if not (WAIST_SURE and getattr(clf, "reads_waists", False)):
+        if not (config.waist_sure and getattr(clf, "reads_waists", False)):
             taken &= ~waist
     return taken, obj, waist
 
 
-EARLY_SIZES = 4
-"""Every this many candidates are read first (0: all at once), and where the indices taken
-among them are small (their median under :data:`SMALL`) the photo is read finer at once
-(see :func:`read_photo`), without reading the rest here: Gaps latency photo 8 (12 megapixels)
-1.05 -> 0.84 s. The finer reading's zoom is then taken from the sample's median, the whole's
-within a few per cent; the readings move as with any such change of zoom (bench Gaps 0-39,
-the zoom's aim 20 -> 20.3 or 19.7 pixels: recall 99.35 -> 99.41 or 99.30 %)."""
-EARLY_MIN = 400      # (only a photo with this many candidates: fewer take little time)
-EARLY_ENOUGH = 25    # (and only when this many of the sample are taken for indices)
-
-
-# A glyph's fragments joined into one blob (see ``detect._joined_fragments``) make a crop the
-# model was not trained on: "10"'s two digits joined read as Q (held-out Klondike scene 347,
-# 82 %). An index using such a blob is read only at JOINED_SURE or more.
-JOINED_SURE = 0.95
-
-# A rank glyph and its pip blurred into one blob are cut at its waist (``detect._waist_splits``);
-# the earlier (HOG) recognizer read back patterns' cuts as cards, so they were read only where
-# the layout said a card lay. The convolutional one reads a heart's index cut so (its pip's
-# lobes touch the glyph) at 99 %: with it (``reads_waists``), such an index is read when this
-# sure (0: never).
-WAIST_SURE = 0.95
-
-LONE_PIPS = True
-"""Whether a pip with no rank glyph beside it is read by where its glyph should lie
-(:func:`_lone_pips`). `bench/vision.py --scenes 40`: Gaps recall 95.32 -> 95.86 %, exact
-layouts 52 -> 55 %, precision 99.78 % either way; Klondike and Pyramid read the same. The
-held-out Klondike scenes 0-599 (`bench/vision_failures.py`): 535 -> 536 exact (scene 291's
-A♦; scene 283's K♦ too, but two more cards of that photo are missed)."""
-LONE_GLYPHS = True
-"""Whether a rank glyph with no pip beside it (the pip joined to the table's strip at the
-card's edge) is read by where its pip should lie: the same tests, :func:`_lone_pips` with
-``glyphs``, the pip then taken where its ink is. Held-out Klondike scenes 0-599: 537 -> 540
-exact (scenes 102, 447, 499), none lost, no card read surely wrong that was not before;
-`bench/vision.py --scenes 40`: Gaps recall 96.61 -> 96.83 %, exact 70 -> 72 %, Pyramid recall
-98.32 -> 98.42 %, precision the same everywhere."""
-LONE_STRIPS = True
-"""Whether an index guessed from its pip and not read is looked at again with the strips of
-table crossing it painted over (:func:`_read_clear_of_strips`)."""
-LONE_AGAIN = 0.3
-"""... only those the model took for an index this much (objectness) in the first look: most
-places guessed are bare paper or another card's centre, which the model says are none."""
-LONE_SURE = 0.95
-"""Such an index is read only when the model gives it this much (objectness times both heads'
-best): a place guessed from the neighbours is weaker evidence than a glyph found. Held-out
-scenes (40 Gaps, 100 Klondike, 40 Pyramid), with 0.9 and no :data:`LONE_DARKEST`: 4 of 36
-such readings wrong, at 0.93-0.99 (Gaps precision 99.78 -> 99.57 %); with both, all 27
-made are right (26 of them Gaps', counting each photo's two readings)."""
-LONE_LO, LONE_HI = 0.35, 1.1
-"""A lone pip's size (its box's longer side) against the size of the indices near it (pip to
-rank glyph)."""
-LONE_CLEAR = 0.4
-"""No blob of its own (not one peeled off other ink) within this many index sizes of where
-the glyph should be: there the pair was looked at already, or it is the next pip of a number
-card's centre."""
-LONE_BIG = 2.0
-"""Only a blob at most this many index sizes long counts in :data:`LONE_CLEAR`'s test
-(0: any): a longer one is a strip of table, a pip joined to it opened off the larger blob
-with a stretch of the strip. Check set Gaps scene 17: its 2♠ read (and the 3♠ it had been
-read at, 96 % sure, no longer); held-out Klondike 0-599 the same exact layouts (574), one
-card more read (a Q♠), none lost; bench Gaps 0-39 the same."""
-LONE_NOT_ITSELF = True
-"""Whether the lone blob's own box is left out of :data:`LONE_CLEAR`'s test. Where an index
-lies aslant, the corner of the pip's box reaches the place guessed for its glyph, and was taken
-for a blob lying there. Check set (`--base 7600000`) Gaps: the 8♠ and 9♥ of scene 17 read,
-none lost; bench Gaps 0-39 and held-out Klondike 0-599 (574 exact) read the same."""
 GLYPH_ROWS, PIP_ROWS, WINDOW_COLS = slice(7, 18), slice(22, 33), slice(11, 21)
 """Where a rank glyph and a pip lie in an upright crop (:func:`~companion.vision.detect.crops`,
 40 rows by 32, the glyph's centre at row 12, the pip's at row 28)."""
-LONE_DARK, LONE_INK, LONE_DARKEST = 0.7, 0.15, 0.6
-"""Ink where the glyph should be, in the upright crop made contrast-normal (0 the darkest ink,
-1 the paper): at least LONE_INK of the glyph's window darker than LONE_DARK, and some of it
-darker than LONE_DARKEST (the paper's shading beside a pip is not)."""
 
 
-def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
+def _lone_pips(rgb, c, clf, deck, used, dets, decks, config, glyphs: bool = False,
                merged: bool = False):
     """Readings of indices whose rank glyph is no blob of its own: joined to the strip of table
     along the card's edge, or so thin and faint (a four-colour deck's blue, blurred) that it
     falls apart into specks. A pip-sized blob in no reading (``used``: the blobs of the
     readings made) is taken for a pip, its rank glyph looked for where the indices read
     surely near it have theirs (their size, either way along their axis); read only where
-    ink lies there, no blob of its own does, and the model is sure (:data:`LONE_SURE`), as
+    ink lies there, no blob of its own does, and the model is sure (``config.lone_sure``), as
     a card not read yet (``decks`` copies of it at most). Places in ``rgb``'s pixels.
     With ``glyphs``, the other way round: a blob in no reading is taken for a rank glyph
     whose pip is no blob of its own (a pip touching the card's edge joins the table's strip,
@@ -498,7 +367,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     big = np.maximum(boxes[:, 2], boxes[:, 3])
     free = np.ones(len(boxes), bool)
     free[list(used)] = False
-    lo, hi = (MERGED_LO, MERGED_HI) if merged else (LONE_LO, LONE_HI)
+    lo, hi = (config.merged_lo, config.merged_hi) if merged else (config.lone_lo, config.lone_hi)
     j = np.flatnonzero(free & (big >= lo * d) & (big <= hi * d)
                        & (dd[np.arange(len(dd)), near[:, 0]] <= 12 * d))
     if c.peeled is not None and merged:
@@ -506,7 +375,7 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     if not len(j):
         return []
     if merged:
-        return _merged(rgb, c, clf, deck, dets, decks, cents[j], d[j], u[j])
+        return _merged(rgb, c, clf, deck, dets, decks, cents[j], d[j], u[j], config)
     # the rank glyph (or with ``glyphs`` the pip) either way along the axis
     j = np.concatenate([j, j])
     sgn = np.repeat([1.0, -1.0], len(j) // 2)[:, None]
@@ -518,13 +387,13 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     if glyphs:
         P, R = R, P
     at = P if glyphs else R
-    qi, bi = _boxes_near(boxes, at, LONE_CLEAR * dj)
+    qi, bi = _boxes_near(boxes, at, config.lone_clear * dj)
     ok = clear[bi]
-    if LONE_BIG:
+    if config.lone_big:
         # a blob far larger than an index there is no glyph's or pip's own (a strip of table
         # with the pip joined to it, opened off the larger blob: check-set Gaps scene 17's 2♠)
-        ok &= big[bi] <= LONE_BIG * dj[qi]
-    if LONE_NOT_ITSELF:
+        ok &= big[bi] <= config.lone_big * dj[qi]
+    if config.lone_not_itself:
         # the lone blob's own box is no blob at the other's place (its corner reaches there
         # where the index lies aslant: check-set Gaps scene 17's 8♠ and 9♥)
         ok &= bi != j[qi]
@@ -541,8 +410,8 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
     lo, hi = (v[:, None, None] for v in ink_and_paper(g, wide=True))
     rows = PIP_ROWS if glyphs else GLYPH_ROWS
     win = (g[:, rows, WINDOW_COLS] - lo) / np.maximum(hi - lo, 12)
-    inked = np.flatnonzero(((win < LONE_DARK).mean((1, 2)) >= LONE_INK)
-                           & (win.min((1, 2)) < LONE_DARKEST))
+    inked = np.flatnonzero(((win < config.lone_dark).mean((1, 2)) >= config.lone_ink)
+                           & (win.min((1, 2)) < config.lone_darkest))
     if not len(inked):
         return []
     P, R = P[inked], R[inked]
@@ -550,23 +419,23 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, glyphs: bool = False,
         # a place guessed from the neighbours misses a pip by a fifth of an index, enough
         # for the model to see no index (scene 341's ♠: 6 % there, 99 % on it): the pip is
         # taken where the ink is, around the place guessed, and looked at there
-        P = _ink_centre(win[inked], P, R)
+        P = _ink_centre(win[inked], P, R, config)
         g, cc = crops(rgb, _mn(rgb, c), P, R)
     else:
         # (the colour crops only of those looked at: most places guessed are bare paper)
         g, cc = g[inked], crops(rgb, _mn(rgb, c), P, R)[1]
     pred = clf.predict_crops(g, cc)
-    out = _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, LONE_SURE, pred)
-    if LONE_STRIPS and not glyphs:
+    out = _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, config.lone_sure, config, pred)
+    if config.lone_strips and not glyphs:
         # those the model took for an index, not surely enough, looked at again
         obj = (1 - pred[0][:, 13]) * (1 - pred[1][:, 4])
-        near = np.flatnonzero(obj >= LONE_AGAIN)
+        near = np.flatnonzero(obj >= config.lone_again)
         out += _read_clear_of_strips(rgb, _mn(rgb, c), clf, deck, dets + out, decks,
-                                     P[near], R[near], out)
+                                     P[near], R[near], out, config)
     return out
 
 
-def _read_clear_of_strips(rgb, mn, clf, deck, dets, decks, P, R, made):
+def _read_clear_of_strips(rgb, mn, clf, deck, dets, decks, P, R, made, config):
     """Readings of the indices guessed from their pips (pips ``P``, glyphs ``R``) that were
     not read (none of ``made`` lies there), looked at again with the strips of table that
     cross their windows painted over, each glyph where its blob lies once they are
@@ -575,7 +444,7 @@ def _read_clear_of_strips(rgb, mn, clf, deck, dets, decks, P, R, made):
     the crop, with the guess a few pixels off the glyph, left the model unsure (held-out
     Gaps scene 23's Q♥: 11 % there, 99 % once painted and found). Each is read from its
     own window (the model, the refiner, the pip's ink), as a card not read yet, when
-    LONE_SURE; an index read before is never looked at again."""
+    ``config.lone_sure``; an index read before is never looked at again."""
     import numpy as np
 
     from .detect import crops, strips_painted
@@ -597,7 +466,8 @@ def _read_clear_of_strips(rgb, mn, clf, deck, dets, decks, P, R, made):
         wmn, wrgb, glyph = got
         p, r = (P[k] - at)[None], glyph[None].astype(np.float64)
         g, cc = crops(wrgb, wmn, p, r)
-        for t in _read_guessed(wrgb, clf, deck, dets + out, decks, p, r, g, cc, LONE_SURE):
+        for t in _read_guessed(wrgb, clf, deck, dets + out, decks, p, r, g, cc,
+                               config.lone_sure, config):
             t.x, t.y = t.x + x0, t.y + y0
             t.pip_at = (t.pip_at[0] + x0, t.pip_at[1] + y0)
             t.rank_at = (t.rank_at[0] + x0, t.rank_at[1] + y0)
@@ -635,7 +505,7 @@ def _mn(rgb, c):
     return c.mn if c.mn is not None else min_channel(rgb)
 
 
-def _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, sure, pred=None):
+def _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, sure, config, pred=None):
     """Readings of the indices guessed to have their pips at ``P`` and rank glyphs at ``R``
     (their crops ``g``, ``cc``): those the model gives ``sure`` or more (objectness times
     both heads' best), with no note, of cards not read ``decks`` times already in ``dets``,
@@ -643,7 +513,7 @@ def _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, sure, pred=None):
     import numpy as np
     pr, ps = clf.predict_crops(g, cc) if pred is None else (pred[0].copy(), pred[1].copy())
     obj = (1 - pr[:, 13]) * (1 - ps[:, 4])
-    keep = np.flatnonzero(obj > OBJECTNESS)
+    keep = np.flatnonzero(obj > config.objectness)
     if not len(keep):
         return []
     pr[keep], ps[keep] = _sharpen(clf, deck, rgb, P[keep], R[keep], pr[keep], ps[keep])
@@ -652,32 +522,23 @@ def _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, sure, pred=None):
     for k in np.argsort(-score):
         if score[k] < sure:
             break
-        t = _detection(rgb, P[keep[k]], R[keep[k]], pr[keep[k]], ps[keep[k]])
+        t = _detection(rgb, P[keep[k]], R[keep[k]], pr[keep[k]], ps[keep[k]], config)
         if t.note or t.confidence < sure:
             continue
         if any(math.hypot(t.x - o.x, t.y - o.y) < 0.7 * max(t.size, o.size) for o in out):
             continue
-        if _copies_elsewhere(t, dets + out) >= decks:
+        if _copies_elsewhere(t, dets + out, config) >= decks:
             continue
         out.append(t)
     return out
 
 
-LONE_TWINS = True
-"""Whether an index guessed from its neighbours is read where its card was read already at
-the card's other corner (:func:`_copies_elsewhere`). Held-out Gaps scene 2's K♠ and 31's Q♣:
-read at their corners half under the next card, and their wholly visible corners, 100 %
-sure, left out as cards read already. Bench Gaps recall 99.25 -> 99.35 %, precision the same;
-held-out Klondike 0-599 574 -> 576 exact; the check set, held-out Pyramid 0-119 and Gaps
-100-199 the same."""
-
-
-def _copies_elsewhere(t, dets) -> int:
+def _copies_elsewhere(t, dets, config) -> int:
     """How many sure readings of ``t``'s card ``dets`` hold that are not its card's other
     corner (facing the other way, across the card from ``t``: :func:`_diagonal`), which
-    :func:`resolve` merges with it (all of them without :data:`LONE_TWINS`)."""
+    :func:`resolve` merges with it (all of them without ``config.lone_twins``)."""
     return sum(1 for o in dets if o.code == t.code and not o.uncertain
-               and not (LONE_TWINS and o.up[0] * t.up[0] + o.up[1] * t.up[1] < -0.5
+               and not (config.lone_twins and o.up[0] * t.up[0] + o.up[1] * t.up[1] < -0.5
                         and _diagonal(o, t)))
 
 
@@ -691,17 +552,7 @@ def _read_already(dets, P, R, size):
             < 0.7 * np.maximum(size[:, None], at[None, :, 2])).any(1)
 
 
-MERGED = True
-"""Whether a blob that is a whole index (rank glyph and pip run together) is read
-(:func:`_merged`; the convolutional recognizer only). Held-out Klondike 0-599 exact 567 ->
-569 (scenes 24's 2♣, 336's 3♥ and K♥), none lost; on held-out scenes (150 Klondike, 40 Gaps,
-40 Pyramid) every such reading made at 95 % or more was right (10), one at 91 % was not."""
-MERGED_LO, MERGED_HI = 0.9, 2.6
-"""Such a blob's size (its box's longer side) against the size of the indices near it."""
-MERGED_SURE = 0.95
-
-
-def _merged(rgb, c, clf, deck, dets, decks, cents, d, u):
+def _merged(rgb, c, clf, deck, dets, decks, cents, d, u, config):
     """Readings of blobs that are a whole index, its rank glyph and pip run together (a
     heart's lobes touching a 3 or a K, an 8's loop touching its pip): the index taken as lying along
     the axis of the indices read surely near it, either way, centred on the blob."""
@@ -716,17 +567,17 @@ def _merged(rgb, c, clf, deck, dets, decks, cents, d, u):
     if not len(P):
         return []
     g, cc = crops(rgb, _mn(rgb, c), P, R)
-    return _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, MERGED_SURE)
+    return _read_guessed(rgb, clf, deck, dets, decks, P, R, g, cc, config.merged_sure, config)
 
 
-def _ink_centre(win, P, R):
-    """The centre of the ink (darker than :data:`LONE_DARK`) in each pip window ``win``
+def _ink_centre(win, P, R, config):
+    """The centre of the ink (darker than ``config.lone_dark``) in each pip window ``win``
     (:data:`PIP_ROWS`, :data:`WINDOW_COLS`) of the upright crops made with their pips at
     ``P`` and rank glyphs at ``R``, as a place in the image: the pips, found."""
     import numpy as np
 
     from .detect import ACROSS, ALONG, CROP_H, CROP_W
-    ink = (win < LONE_DARK).astype(np.float64)
+    ink = (win < config.lone_dark).astype(np.float64)
     n = ink.sum((1, 2))
     ys, xs = np.mgrid[PIP_ROWS, WINDOW_COLS] + 0.5
     cy = (ink * ys).sum((1, 2)) / np.maximum(n, 1)
@@ -740,9 +591,9 @@ def _ink_centre(win, P, R):
     return np.where(n[:, None] > 0, at, P)
 
 
-def _not_too_small(dets):
+def _not_too_small(dets, config):
     """``dets`` without those far smaller than the indices read surely near them
-    (:data:`SMALL_RATIO`)."""
+    (``config.small_ratio``)."""
     import statistics
     sure = [d for d in dets if d.confidence >= 0.9]
     if len(sure) < 4:
@@ -751,54 +602,56 @@ def _not_too_small(dets):
     for d in dets:
         near = sorted((o for o in sure if o is not d),
                       key=lambda o: (o.x - d.x) ** 2 + (o.y - d.y) ** 2)[:3]
-        if d.size >= SMALL_RATIO * statistics.median(o.size for o in near):
+        if d.size >= config.small_ratio * statistics.median(o.size for o in near):
             keep.append(d)
     return keep
 
 
-def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, finer=None,
-               deck=None, detail: float = 1.0, ahead=None, backs: bool = True):
+def read_photo(rgb, clf=None, decks: int = 1, threshold: float | None = None, finer=None,
+               deck=None, detail: float = 1.0, ahead=None, backs: bool = True, *,
+               config: ReadConfig = DEFAULT):
     """:func:`read_cards`, and where the indices are small a reading of a finer image (that
-    one alone, the first stopped at its candidates' sizes: :data:`FINER_AT_ONCE`; else both):
+    one alone, the first stopped at its candidates' sizes: ``config.finer_at_once``; else both):
     ``finer(zoom)`` gives the photo at ``zoom`` times the working resolution (from the file
     when it has the pixels: ``detail``, the photo's pixels per working pixel); without it the
     working image is upsampled. The reading with more sure cards is kept (the finer on a
-    tie: :data:`FINER_ON_TIE`), its places in working pixels. An index smaller than
-    :data:`TINY` in the pixels the photo has is not read surely. ``ahead``: called (no
+    tie: ``config.finer_on_tie``), its places in working pixels. An index smaller than
+    ``config.tiny`` in the pixels the photo has is not read surely. ``ahead``: called (no
     arguments) as soon as the indices look small, before the first reading ends: a caller
-    may start on what ``finer`` will need. ``backs``: as for :func:`read_cards`."""
+    may start on what ``finer`` will need. ``threshold``, ``backs``, ``config``: as for
+    :func:`read_cards`."""
     import statistics
 
     import cv2
 
     def sizes(d, early=False):
         # the candidates' median is the readings' within a few per cent (10 photos)
-        if early and not FINER_AT_ONCE:
+        if early and not config.finer_at_once:
             return
         med = statistics.median(d.tolist())
-        if med < SMALL:
+        if med < config.small:
             if ahead is not None:
                 ahead()
-            if FINER_AT_ONCE:
+            if config.finer_at_once:
                 raise _Small(med)
     try:
-        dets = read_cards(rgb, clf, decks, threshold, deck, sizes, backs)
+        dets = read_cards(rgb, clf, decks, threshold, deck, sizes, backs, config=config)
     except _Small as small:
         dets, med = None, small.med
     else:
         if not dets:
             return dets
         med = statistics.median(d.size for d in dets)
-        if med >= SMALL:
-            return _not_tiny(dets, 1.0)
-    zoom = min(MAX_ZOOM, max(1.25, ZOOM_AIM / med))
+        if med >= config.small:
+            return _not_tiny(dets, 1.0, config)
+    zoom = min(config.max_zoom, max(1.25, config.zoom_aim / med))
     if finer is not None:
         img = finer(zoom)
     else:
         img = cv2.resize(rgb, (round(rgb.shape[1] * zoom), round(rgb.shape[0] * zoom)),
                          interpolation=cv2.INTER_CUBIC)
     k = img.shape[1] / rgb.shape[1]
-    fine = read_cards(img, clf, decks, threshold, deck, backs=backs)
+    fine = read_cards(img, clf, decks, threshold, deck, backs=backs, config=config)
     if fine.latent is not None:
         fine.latent.scale = k
     for d in fine:
@@ -811,10 +664,11 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float = THRESHOLD, fine
     def sure(ds):
         return sum(1 for d in ds if not d.uncertain)
     if dets is None and not sure(fine):  # (never seen: the first reading as it was)
-        dets = read_cards(rgb, clf, decks, threshold, deck, backs=backs)
-    if dets is None or sure(fine) > sure(dets) or (FINER_ON_TIE and sure(fine) == sure(dets)):
-        return _not_tiny(fine, min(k, max(1.0, detail if finer is not None else 1.0)))
-    return _not_tiny(dets, 1.0)
+        dets = read_cards(rgb, clf, decks, threshold, deck, backs=backs, config=config)
+    if dets is None or sure(fine) > sure(dets) \
+            or (config.finer_on_tie and sure(fine) == sure(dets)):
+        return _not_tiny(fine, min(k, max(1.0, detail if finer is not None else 1.0)), config)
+    return _not_tiny(dets, 1.0, config)
 
 
 class _Small(Exception):
@@ -825,21 +679,23 @@ class _Small(Exception):
         self.med = med
 
 
-def _not_tiny(dets, detail):
-    """``dets`` with those whose index is smaller than :data:`TINY` (in the photo's own
-    pixels: ``detail`` per working pixel) marked uncertain, unless read :data:`TINY_SURE`
+def _not_tiny(dets, detail, config):
+    """``dets`` with those whose index is smaller than ``config.tiny`` (in the photo's own
+    pixels: ``detail`` per working pixel) marked uncertain, unless read ``config.tiny_sure``
     sure."""
     for d in dets:
-        if not d.uncertain and d.size * detail < TINY and d.confidence < TINY_SURE:
+        if not d.uncertain and d.size * detail < config.tiny \
+                and d.confidence < config.tiny_sure:
             d.uncertain = True
             d.note = (f"{TOO_SMALL}, {d.size * detail:.0f} pixels from pip to rank: "
                       "photograph the layout closer")
     return dets
 
 
-def resolve(dets, decks=1, threshold=THRESHOLD):
+def resolve(dets, decks=1, threshold=None, *, config: ReadConfig = DEFAULT):
     """Each card at most ``decks`` times: merge a card's two corners, re-read or flag
-    duplicates, flag low confidence."""
+    duplicates, flag low confidence (below ``threshold``, None: ``config.threshold``)."""
+    threshold = config.threshold if threshold is None else threshold
     up = dominant_up(dets)
     dets = sorted(dets, key=lambda t: -t.confidence)
     # the two corners of one card: same reading, opposite "up"; keep the upright one's place
@@ -850,7 +706,7 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
         if decks > 1:  # two copies exist: only a corner where the same card's other is
             twins = sorted((o for o in twins if _same_card(o, t)),
                            key=lambda o: math.hypot(o.x - t.x, o.y - t.y))
-        elif len(twins) > 1 and TWIN_CORNERS:
+        elif len(twins) > 1 and config.twin_corners:
             # one copy, read at more places than its two corners: the corner across the card
             # first (the others are other cards read as this one: :func:`_twin_corners`)
             twins.sort(key=lambda o: (not _diagonal(o, t), math.hypot(o.x - t.x, o.y - t.y)))
@@ -871,10 +727,10 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
             _join_corners(twin, t, up)
             continue
         merged.append(t)
-    if TWIN_CORNERS:
+    if config.twin_corners:
         merged = _twin_corners(merged, decks, up)
-    if SWAP_TWINS:
-        _swap_twins(merged, decks)
+    if config.swap_twins:
+        _swap_twins(merged, decks, config)
     merged.sort(key=lambda t: -t.confidence)
     counts: dict[int, int] = {}
     for t in merged:
@@ -895,12 +751,8 @@ def resolve(dets, decks=1, threshold=THRESHOLD):
     return merged
 
 
-SWAP_TWINS = True
-"""Whether copies too many of a card are resolved together with its twin in colour, the
-card of the same rank in the other suit of its ink (♠ and ♣, ♥ and ♦: :func:`_swap_twins`)."""
-TWINS_MOST = 4
-"""At most this many copies of one card are weighed together (:func:`_swap_twins`)."""
 _TWIN_SUIT = (3, 2, 1, 0)
+"""Each suit's twin in colour, the other suit of its ink (♠ and ♣, ♥ and ♦)."""
 TWIN_READ = "which is read surer elsewhere: taken for"
 """The words of the note of a card named by weighing it against its twin (:func:`_swap_twins`):
 ``scan`` shows it beside a card read sure too, since the model read the other suit."""
@@ -922,7 +774,7 @@ def _joint_suits(a, b):
     return tuple(v / total for v in prod) if total > 0 else None
 
 
-def _swap_twins(merged, decks) -> None:
+def _swap_twins(merged, decks, config) -> None:
     """Copies too many of a card, where its twin in colour is read fewer than ``decks`` times:
     the readings are resolved together, as the photo holds each card ``decks`` times at
     most. A small index's ♣ and ♠ look alike, and the model may read a deck's clubs as
@@ -932,12 +784,12 @@ def _swap_twins(merged, decks) -> None:
     the product of their odds, and each copy takes the name most of the weight gives it,
     as sure as that share (so the threshold and the notes judge it as any other reading).
     A copy whose reading gives its twin no odds at all (its ink rules it out) is left to
-    :func:`resolve`'s re-reading, as is a group of more than :data:`TWINS_MOST` copies."""
+    :func:`resolve`'s re-reading, as is a group of more than ``config.twins_most`` copies."""
     import itertools
     from collections import Counter
     counts = Counter(t.code for t in merged)
     for code, n in list(counts.items()):
-        if n <= decks or n > TWINS_MOST:
+        if n <= decks or n > config.twins_most:
             continue
         s, twin = code // 13, _twin_of(code)
         room = decks - counts.get(twin, 0)
@@ -973,37 +825,26 @@ def _swap_twins(merged, decks) -> None:
                     [(c, p) for c, p in t.alternatives if c not in (code, twin)]
 
 
-FOUR_COLOUR_SEEN = 3
-"""Clubs read surely in green ink this many times (or diamonds in blue) make the photo's deck
-a four-colour one: there a club's pip in black ink is no club's (a spade's), and a diamond's
-in red ink a heart's (:func:`_four_colour`). 0 turns it off. Bench Gaps 0-39 exact 33 -> 34
-of 40 (scene 5's 10♠ read as the 10♣); check set (`--base 7600000`) Gaps 25 -> 26 of 30 (scene
-21's 9♠, 8♠, 10♠ read as clubs); held-out Klondike 0-599 the same 574 exact, two spades read
-as clubs there (a 10♠ and an 8♠, one 71 % sure) now read as spades, below the threshold;
-the Pyramid's bench and check set the same. A pip whose green is faint (judged "not red")
-is no black one: only ink with no channel standing out counts."""
-
-
-def _four_colour(dets, threshold) -> None:
+def _four_colour(dets, threshold, config) -> None:
     """Where the photo's deck prints its clubs green or its diamonds blue
-    (:data:`FOUR_COLOUR_SEEN`), the readings ``dets`` of a club in black ink or a diamond in
+    (``config.four_colour_seen``), the readings ``dets`` of a club in black ink or a diamond in
     red are read again without that suit, in place: as :func:`_reads_of` reads a pip whose
     ink rules the best suit out (the best reading left, at the model's own odds, so below the
     threshold, and the readings given the ink for the rules to choose from). The inks are
     those the readings were made with (``Detection.ink``)."""
     from ..cards import CLUBS, DIAMONDS
     tints = [d.ink for d in dets]
-    inks = [_ink_word(t) for t in tints]
+    inks = [_ink_word(t, config) for t in tints]
     sure = [d.confidence >= threshold and not d.note for d in dets]
     green = sum(1 for d, ink, ok in zip(dets, inks, sure, strict=True)
                 if ok and ink == "green" and d.suit == CLUBS)
     blue = sum(1 for d, ink, ok in zip(dets, inks, sure, strict=True)
                if ok and ink == "blue" and d.suit == DIAMONDS)
     for d, ink, t in zip(dets, inks, tints, strict=True):
-        if green >= FOUR_COLOUR_SEEN and ink == "not red" and d.suit == CLUBS \
-                and max(t) < INK_GREY:   # (black, not a faint green)
+        if green >= config.four_colour_seen and ink == "not red" and d.suit == CLUBS \
+                and max(t) < config.ink_grey:   # (black, not a faint green)
             why = "black, and this deck's clubs are green"
-        elif blue >= FOUR_COLOUR_SEEN and ink == "red" and d.suit == DIAMONDS:
+        elif blue >= config.four_colour_seen and ink == "red" and d.suit == DIAMONDS:
             why = "red, and this deck's diamonds are blue"
         else:
             continue
@@ -1041,36 +882,37 @@ def _ink_tint(rgb, pip, size):
     return red - max(green, blue), green - max(red, blue), blue - max(red, green)
 
 
-def ink_suits(rgb, pip, size) -> tuple[str, set[int]]:
+def ink_suits(rgb, pip, size, *, config: ReadConfig = DEFAULT) -> tuple[str, set[int]]:
     """(the ink's colour in words, the suits it rules out) of the pip at ``pip`` of an index
     ``size`` pixels from pip to rank glyph: the darkest pixels of a window round the pip
     against the window's paper, so a tinted light or a photo's white balance cancels out.
     Red ink rules out spades and clubs; green ink (a four-colour deck's clubs) every other
     suit, and blue (its diamonds) likewise; grey or black ink hearts and diamonds.
-    Ink too faint, or between those, to judge rules out nothing."""
-    return _ink_rules(_ink_tint(rgb, pip, size))
+    Ink too faint, or between those, to judge rules out nothing (``config.ink_red``,
+    ``ink_tint``, ``ink_grey``)."""
+    return _ink_rules(_ink_tint(rgb, pip, size), config)
 
 
-def _ink_rules(tint) -> tuple[str, set[int]]:
+def _ink_rules(tint, config) -> tuple[str, set[int]]:
     """:func:`ink_suits` from the ink's tint (:func:`_ink_tint`)."""
     from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES
-    word = _ink_word(tint)
+    word = _ink_word(tint, config)
     return word, {"red": {SPADES, CLUBS}, "green": {SPADES, HEARTS, DIAMONDS},
                   "blue": {SPADES, HEARTS, CLUBS}, "not red": {HEARTS, DIAMONDS}}.get(word, set())
 
 
-def _ink_word(tint) -> str:
+def _ink_word(tint, config) -> str:
     """The ink's colour in words (:func:`ink_suits`) from its tint (:func:`_ink_tint`)."""
     if tint is None:
         return ""
     rd, gd, bd = tint
-    if rd > INK_RED:
+    if rd > config.ink_red:
         return "red"
-    if gd > INK_TINT:
+    if gd > config.ink_tint:
         return "green"
-    if bd > INK_TINT:
+    if bd > config.ink_tint:
         return "blue"
-    if rd < INK_GREY and bd < INK_GREY:
+    if rd < config.ink_grey and bd < config.ink_grey:
         return "not red"
     return ""
 
@@ -1112,11 +954,6 @@ def _unsure_twin(t, merged):
             if best is None or dist < best[0]:
                 best = (dist, o, reads)
     return (best[1], best[2]) if best else (None, None)
-
-
-TWIN_CORNERS = True
-"""Whether a copy too many may be merged with a corner across its card read as its twin in
-colour (:func:`_twin_corners`)."""
 
 
 def _twin_corners(merged, decks, up) -> list:

@@ -6,25 +6,29 @@ This is the entry point for other commands: ``companion play``'s ``scan``, ``hin
 
 from __future__ import annotations
 
+from .config import DEFAULT, ReadConfig
+
 
 def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None,
-               deck="default"):
+               deck="default", *, config: ReadConfig = DEFAULT):
     """Library entry point for other commands (`play`'s scan, `hint --photo`, `verify --photo`).
 
     Returns a dict: ``image`` (working RGB array), ``info``, ``sheet`` (SheetCode or None),
     ``cards`` (list of :class:`companion.vision.read.Detection`, places in working pixels),
     ``piles`` (PileReading or None, with ``.position`` a candidate Position when a variant is
     known from the argument or the sheet's QR code). ``threshold``: confidence below which a
-    card is marked uncertain (default :data:`companion.vision.read.THRESHOLD`). ``deck``: the
+    card is marked uncertain (default ``config.threshold``). ``deck``: the
     name of a deck calibration (``companion scan --calibrate``) used when it exists; None for
     the model alone. ``deck_used`` in the result names the calibration used, if any.
+    ``config``: the reading's thresholds and switches
+    (:class:`~companion.vision.config.ReadConfig`).
     """
     from concurrent.futures import ThreadPoolExecutor
 
     from .image import decode_photo, grab_camera, load_photo
     from .piles import map_piles
     from .qr import find_sheet_code
-    from .read import MAX_ZOOM, THRESHOLD, read_photo
+    from .read import read_photo
     rgb, info = grab_camera(camera) if camera is not None else load_photo(photo)
     # the sheet's code may name the game: without the variant it is read first; with it, it
     # is looked for while the cards are read (OpenCV's search lets go of the GIL: on two
@@ -38,7 +42,7 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
         def ahead():
             if camera is None and info["scale"] < 1 and not early:
                 early.append(pool.submit(decode_photo, photo,
-                                         round(max(rgb.shape[:2]) * MAX_ZOOM)))
+                                         round(max(rgb.shape[:2]) * config.max_zoom)))
         sheet = find_sheet_code(rgb) if later is None else None
         key = variant or (sheet.variant if sheet else None)
         backs = True   # (where the game deals no card face down, no back is in the photo)
@@ -75,12 +79,10 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
 
         from .calibrate import load_deck
         cal = load_deck(deck)
-        cards = read_photo(rgb, decks=decks,
-                           threshold=THRESHOLD if threshold is None else threshold,
-                           finer=finer, deck=cal,
+        cards = read_photo(rgb, decks=decks, threshold=threshold, finer=finer, deck=cal,
                            detail=1 / info["scale"] if camera is None else 1.0, ahead=ahead,
-                           backs=backs)
-        piles = map_piles(cards, key, rgb) if key and cards else None
+                           backs=backs, config=config)
+        piles = map_piles(cards, key, rgb, config=config) if key and cards else None
         if later is not None:
             sheet = later.result()
     return {"image": rgb, "info": info, "sheet": sheet, "cards": cards, "piles": piles,

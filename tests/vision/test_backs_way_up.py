@@ -4,11 +4,14 @@ outweighs a card or two more left over by the reading the right way up."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 pytest.importorskip("cv2")
 
 import companion.vision.piles as piles
+from companion.vision.config import DEFAULT
 from companion.vision.read import read_photo
 from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
 
@@ -20,7 +23,7 @@ from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
 SCENE = 7_000_229
 
 
-def test_the_backs_name_the_way_up(monkeypatch):
+def test_the_backs_name_the_way_up():
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
         pytest.skip("no held-out font installed")
@@ -40,9 +43,8 @@ def test_the_backs_name_the_way_up(monkeypatch):
     # the backs alone, as a tie-break, lose to the cards left over (as the waste was read
     # before its fan was made of the cards seen by their other corners alone: since, the
     # right way up leaves no more over in this scene)
-    monkeypatch.setattr(piles, "FLIPPED_FAN", False)
-    monkeypatch.setattr(piles, "BACKS_PER_CARD", 10**6)
-    reading = piles.map_piles(read_photo(sc.image), "klondike", sc.image)
+    reading = piles.map_piles(read_photo(sc.image), "klondike", sc.image,
+                              config=replace(DEFAULT, flipped_fan=False, backs_per_card=10**6))
     assert sum(n or 0 for n in reading.face_down.values()) < sum(truth.values()) // 2
 
 

@@ -13,7 +13,8 @@ import pytest
 
 from companion.cards import Card, code_text
 from companion.rules import load_variant
-from companion.vision.piles import GAP_SURE, PileReading, build_position, fill_gaps
+from companion.vision.config import DEFAULT
+from companion.vision.piles import PileReading, build_position, fill_gaps
 from companion.vision.read import Detection, Reading
 
 
@@ -75,7 +76,7 @@ def test_a_card_missed_between_two_is_read_there_and_said():
 @pytest.mark.parametrize("reads, elsewhere", [
     ([("Qh", 0.9)], ()),                       # a red queen cannot lie on K♦
     ([("4c", 0.9)], ()),                       # nor a four
-    ([("Qc", GAP_SURE - 0.01)], ()),           # too unsure
+    ([("Qc", DEFAULT.gap_sure - 0.01)], ()),           # too unsure
     ([("Qc", 0.9)], ("Qc",)),                  # Q♣ is read sure elsewhere
 ])
 def test_nothing_is_taken_unless_the_best_reading_fits(reads, elsewhere):

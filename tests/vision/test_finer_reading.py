@@ -1,10 +1,12 @@
 """Small indices (a whole Gaps layout in one photo) are read from a finer image
 (`read.read_photo`): at once, the first reading stopped as soon as its candidates' sizes show
-them small (`read.FINER_AT_ONCE`), and made whole only where the finer reading has no card
+them small (`ReadConfig.finer_at_once`), and made whole only where the finer reading has no card
 read sure; or (without that) read twice, the reading with more cards read sure kept, and the
 finer one on a tie. The readings are made by hand here (a stand-in for `read_cards`)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -12,6 +14,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
 from companion.vision import read  # noqa: E402
+from companion.vision.config import DEFAULT  # noqa: E402
 from companion.vision.read import Detection, Reading  # noqa: E402
 
 
@@ -23,7 +26,8 @@ def _readings(first_sure: int, fine_sure: int):
     image's). ``calls``: the scale of each reading made whole."""
     calls = []
 
-    def read_cards(rgb, clf=None, decks=1, threshold=0.6, deck=None, sizes=None, backs=True):
+    def read_cards(rgb, clf=None, decks=1, threshold=None, deck=None, sizes=None, backs=True,
+                   config=DEFAULT):
         k = rgb.shape[1] / 200
         if sizes is not None:
             sizes(np.full(10, 10.0 * k))
@@ -41,8 +45,8 @@ def test_the_reading_with_more_sure_cards_is_kept_and_the_finer_on_a_tie(monkeyp
                                                                          fine, kept):
     stand_in, calls = _readings(first, fine)
     monkeypatch.setattr(read, "read_cards", stand_in)
-    monkeypatch.setattr(read, "FINER_AT_ONCE", False)
-    got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object())
+    got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object(),
+                          config=replace(DEFAULT, finer_at_once=False))
     assert len(calls) == 2 and calls[1] > 1     # a second, finer reading was made
     assert {d.code >= 20 for d in got} == {kept == "finer"}
     # in the photo's working pixels either way
@@ -52,9 +56,8 @@ def test_the_reading_with_more_sure_cards_is_kept_and_the_finer_on_a_tie(monkeyp
 def test_without_the_tie_rule_the_first_reading_stays(monkeypatch):
     stand_in, _ = _readings(7, 7)
     monkeypatch.setattr(read, "read_cards", stand_in)
-    monkeypatch.setattr(read, "FINER_ON_TIE", False)
-    monkeypatch.setattr(read, "FINER_AT_ONCE", False)
-    got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object())
+    got = read.read_photo(np.zeros((150, 200, 3), np.uint8), clf=object(),
+                          config=replace(DEFAULT, finer_on_tie=False, finer_at_once=False))
     assert all(d.code < 20 for d in got)
 
 
@@ -106,7 +109,7 @@ def _logged(monkeypatch):
 def test_where_a_sample_of_the_candidates_shows_small_indices_the_rest_are_not_read(
         monkeypatch, held_out_scene):
     """Held-out Gaps scene 0 (a whole Gaps layout: small indices): a quarter of the photo's
-    candidates are read (`read.EARLY_SIZES`), their indices are small, and the finer image
+    candidates are read (`ReadConfig.early_sizes`), their indices are small, and the finer image
     is read at once; the rest of the photo's candidates are never read. Its cards are read
     as well as with every candidate read first: the same cards, at the same places."""
     sc = held_out_scene(7_001_000, "gaps")
@@ -114,11 +117,10 @@ def test_where_a_sample_of_the_candidates_shows_small_indices_the_rest_are_not_r
     got = read.read_photo(sc.image, clf, backs=False)
     n = log[0][1]
     finer = next(i for i, (what, _) in enumerate(log) if what == "candidates" and i > 0)
-    assert log[1:finer] == [("read", -(-n // read.EARLY_SIZES))]
+    assert log[1:finer] == [("read", -(-n // DEFAULT.early_sizes))]
 
     log.clear()
-    monkeypatch.setattr(read, "EARLY_SIZES", 0)
-    whole = read.read_photo(sc.image, clf, backs=False)
+    whole = read.read_photo(sc.image, clf, backs=False, config=replace(DEFAULT, early_sizes=0))
     assert ("read", n) in log          # every candidate read before the finer image
     sure = {d.code: d for d in got if not d.uncertain}
     assert len(sure) >= 45
@@ -141,9 +143,9 @@ def test_where_the_sample_shows_indices_large_enough_the_reading_is_the_same(mon
     clf, log = _logged(monkeypatch)
     got = read.read_photo(sc.image, clf)
     n = log[0][1]
-    assert log[1:3] == [("read", -(-n // read.EARLY_SIZES)), ("read", n + n // -read.EARLY_SIZES)]
-    monkeypatch.setattr(read, "EARLY_SIZES", 0)
-    whole = read.read_photo(sc.image, clf)
+    every = DEFAULT.early_sizes
+    assert log[1:3] == [("read", -(-n // every)), ("read", n + n // -every)]
+    whole = read.read_photo(sc.image, clf, config=replace(DEFAULT, early_sizes=0))
 
     def key(ds):
         return [(d.code, d.x, d.y, d.confidence, d.uncertain) for d in ds]

@@ -1,10 +1,12 @@
 """A four-colour deck prints its clubs green and its diamonds blue. Where the photo shows that
-(clubs read surely in green ink, `read.FOUR_COLOUR_SEEN` of them), a club read at a pip in
+(clubs read surely in green ink, `ReadConfig.four_colour_seen` of them), a club read at a pip in
 black ink is no club (a spade of that deck), and a diamond read in red ink a heart: the
 reading is taken again without that suit, below the threshold, for the player or the rules
 to settle, never kept sure and wrong."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -13,6 +15,7 @@ pytest.importorskip("cv2")
 
 from companion.cards import Card, code_text  # noqa: E402
 from companion.vision import read  # noqa: E402
+from companion.vision.config import DEFAULT  # noqa: E402
 from companion.vision.read import Detection, _four_colour, _ink_tint  # noqa: E402
 
 GREEN, BLACK, RED, BLUE = (15, 130, 50), (20, 20, 28), (200, 25, 40), (30, 60, 180)
@@ -39,7 +42,7 @@ def _det(img, text, p, at, others=()):
 def _read(inks, texts, others):
     img, at = _photo(inks)
     dets = [_det(img, t, 0.99, a, o) for t, a, o in zip(texts, at, others, strict=True)]
-    _four_colour(dets, read.THRESHOLD)
+    _four_colour(dets, DEFAULT.threshold, DEFAULT)
     return dets
 
 
@@ -49,7 +52,7 @@ def test_a_black_club_in_a_deck_of_green_clubs_is_read_again_as_a_spade():
     assert [code_text(d.code, False) for d in dets[:3]] == ["2c", "5c", "Kc"]
     nine = dets[3]
     assert code_text(nine.code, False) == "9s"
-    assert nine.confidence < read.THRESHOLD
+    assert nine.confidence < DEFAULT.threshold
     assert "black" in nine.note and "green" in nine.note and "9♣" in nine.note
     assert nine.given_ink[0][0] == Card.parse("9s").code and nine.given_ink[0][1] == 1.0
 
@@ -57,7 +60,7 @@ def test_a_black_club_in_a_deck_of_green_clubs_is_read_again_as_a_spade():
 def test_a_red_diamond_in_a_deck_of_blue_diamonds_is_read_again_as_a_heart():
     dets = _read([BLUE, BLUE, BLUE, RED], ["2d", "7d", "Qd", "Ad"],
                  [(), (), (), [("Ah", 0.01)]])
-    assert code_text(dets[3].code, False) == "Ah" and dets[3].confidence < read.THRESHOLD
+    assert code_text(dets[3].code, False) == "Ah" and dets[3].confidence < DEFAULT.threshold
 
 
 @pytest.mark.parametrize("inks", [
@@ -93,14 +96,14 @@ def _at(sc, x, y, size):
     return None
 
 
-def test_check_set_gaps_scene_21_has_no_black_club(monkeypatch, held_out_scene):
+def test_check_set_gaps_scene_21_has_no_black_club(held_out_scene):
     """Check-set Gaps scene 21 (seed 7,601,021), a four-colour deck: its 9♠ was read as the
     9♣, 100 % sure, and taken for the 9♣'s other corner; its 8♠ and 10♠ as clubs too. No
     spade is read as a club now, at either corner, and the layout is read exactly. (Since
     the second refiner, the layout is exact without the rule too: the 9♠ is still taken
     for the 9♣'s other corner, and 3♠, 5♠, 10♠ and 6♠ are read as clubs, left uncertain.
-    Since the thirtieth session the twins in colour are weighed too, `read.SWAP_TWINS` and
-    `read.TWIN_CORNERS`, which mend most of those: they are off for the reading without the
+    Since the thirtieth session the twins in colour are weighed too, `ReadConfig.swap_twins` and
+    `twin_corners`, which mend most of those: they are off for the reading without the
     rule, so that it shows what the rule alone does. Since the recognizer's files of
     2026-11-29 the 9♠ is no longer taken for the 9♣'s other corner; six spades are still read
     as clubs without the rule.)"""
@@ -114,15 +117,11 @@ def test_check_set_gaps_scene_21_has_no_black_club(monkeypatch, held_out_scene):
         return [d for d in dets if d.suit == 3 and any(
             _at(sc, *at[:2], d.size) in spades for at in ((d.x, d.y), d.other) if at)]
 
-    monkeypatch.setattr(read, "FOUR_COLOUR_SEEN", 0)
-    monkeypatch.setattr(read, "SWAP_TWINS", False)
-    monkeypatch.setattr(read, "TWIN_CORNERS", False)
-    before = read.read_photo(sc.image, clf, backs=False)
+    before = read.read_photo(sc.image, clf, backs=False, config=replace(
+        DEFAULT, four_colour_seen=0, swap_twins=False, twin_corners=False))
     assert len(clubs_on_spades(before)) >= 3
-    monkeypatch.setattr(read, "FOUR_COLOUR_SEEN", 3)
-    monkeypatch.setattr(read, "SWAP_TWINS", True)
-    monkeypatch.setattr(read, "TWIN_CORNERS", True)
-    after = read.read_photo(sc.image, clf, backs=False)
+    after = read.read_photo(sc.image, clf, backs=False, config=replace(
+        DEFAULT, four_colour_seen=3, swap_twins=True, twin_corners=True))
     assert _bench().layout_exact(sc, after, "gaps")[0]
     assert not clubs_on_spades(after)
     assert not any(d.code == nine_c and d.other and _at(sc, *d.other[:2], d.size) == nine_s

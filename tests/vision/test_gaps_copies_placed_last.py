@@ -2,12 +2,15 @@
 too), so two readings often fall on one place. A corner misread as a card read surely
 elsewhere (a copy too many, left unsure) must not take the place before the same card's
 other reading, of a card read nowhere else, which would then be left in no place
-(`piles.COPIES_PLACED_LAST`; seen on Kennard's four-colour design: a J♦'s corner read Q♦, the
+(`ReadConfig.copies_placed_last`; seen on Kennard's four-colour design: a J♦'s corner read Q♦, the
 Q♦ read surely in another row, and the J♦ left out)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.vision import piles
+from companion.vision.config import DEFAULT
 from companion.vision.read import COPY_TOO_MANY, Detection
 
 PITCH_X, PITCH_Y, SIZE = 80.0, 120.0, 10.0
@@ -38,8 +41,8 @@ def _copy_in(at, place, of):
                      note=f"that card {COPY_TOO_MANY}")
 
 
-def _read(dets):
-    reading = piles.map_piles(dets, "gaps", flip=False)
+def _read(dets, config=DEFAULT):
+    reading = piles.map_piles(dets, "gaps", flip=False, config=config)
     return {k: [d.code for d in ds] for k, ds in reading.piles.items() if ds}, reading
 
 
@@ -50,15 +53,14 @@ def _with_copy():
     return dets, at
 
 
-def test_a_copy_too_many_does_not_push_a_card_read_nowhere_else_out_of_its_place(monkeypatch):
+def test_a_copy_too_many_does_not_push_a_card_read_nowhere_else_out_of_its_place():
     dets, at = _with_copy()
     got, reading = _read(dets)
     assert got["b4"] == [at["b4"].code]
     assert [d.code for d in reading.unplaced] == [at["c7"].code]
 
-    monkeypatch.setattr(piles, "COPIES_PLACED_LAST", False)
     dets, at = _with_copy()
-    got, reading = _read(dets)
+    got, reading = _read(dets, replace(DEFAULT, copies_placed_last=False))
     assert got["b4"] == [at["c7"].code]       # before: the copy took the place
     assert at["b4"].code in [d.code for d in reading.unplaced]
 

@@ -1,10 +1,12 @@
 """A rank glyph broken into fragments (`detect._joined_fragments`): the blobs that join when
 the ink is grown by a pixel are also taken as one blob, and an index using it is read only
-when the model is sure of it (`read.JOINED_SURE`).
+when the model is sure of it (`ReadConfig.joined_sure`).
 
 Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws them)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -15,12 +17,13 @@ from companion.cards import code_text
 
 def _read(sc, monkeypatch, join=True, sure=0.95):
     from companion.vision import detect, read
+    from companion.vision.config import DEFAULT
     from companion.vision.model import load
     monkeypatch.setattr(detect, "JOIN_FRAGMENTS", join)
-    monkeypatch.setattr(read, "JOINED_SURE", sure)
     # (the earlier, HOG recognizer, which still ships: these photos' glyphs are the cases
     # that it read wrong or not at all)
-    return read.read_photo(sc.image, load(recognizer="hog"))
+    return read.read_photo(sc.image, load(recognizer="hog"),
+                           config=replace(DEFAULT, joined_sure=sure))
 
 
 def _texts(dets, uncertain: bool) -> list[str]:
@@ -47,7 +50,7 @@ def test_two_glyphs_side_by_side_are_not_read_as_one(monkeypatch, held_out_scene
     """Held-out Klondike scene 446: the "1" and "0" of a 10♠ join into one blob, a crop the
     model never saw, read Q♠ at 90 %, sure, in place of the 10♠ (no Q♠ is in the photo).
     Two parts each nearly as long as their union are not joined (`detect.JOIN_WHOLE`), and a
-    joined blob is read only when sure (`read.JOINED_SURE`): either keeps the reading as it
+    joined blob is read only when sure (`ReadConfig.joined_sure`): either keeps the reading as it
     was without the joining. (The example until the second refiner, scene 347, whose joined
     "10" it no longer reads as a Q.)"""
     from companion.vision import detect

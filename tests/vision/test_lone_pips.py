@@ -1,6 +1,6 @@
 """An index whose rank glyph is no blob of its own: its pip alone is found, and the glyph is
 looked for where the indices read surely around it have theirs (`read._lone_pips`); and the
-other way round, a rank glyph whose pip is no blob of its own (`read.LONE_GLYPHS`).
+other way round, a rank glyph whose pip is no blob of its own (`ReadConfig.lone_glyphs`).
 
 Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws them): a rank
 glyph joined to the strip of table along its card's edge, or drawn in a four-colour deck's
@@ -9,22 +9,24 @@ card was not read at all."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 pytest.importorskip("cv2")
 
 from companion.cards import Card, code_text
+from companion.vision.config import DEFAULT
 
 
 def _read(sc, lone: bool, monkeypatch, glyphs: bool = False):
     from companion.vision import detect, read
     from companion.vision.model import load
-    monkeypatch.setattr(read, "LONE_PIPS", lone)
-    monkeypatch.setattr(read, "LONE_GLYPHS", glyphs)
     # (the lone pips alone: scene 283's K, broken from the table's strip, is read from its
     # fragments joined as well, see test_joined.py)
     monkeypatch.setattr(detect, "JOIN_FRAGMENTS", False)
-    return read.read_photo(sc.image, load())
+    return read.read_photo(sc.image, load(),
+                           config=replace(DEFAULT, lone_pips=lone, lone_glyphs=glyphs))
 
 
 def _sure(dets) -> set[str]:
@@ -86,20 +88,19 @@ def test_a_pip_joined_to_the_table_is_found_from_its_rank_glyph(monkeypatch, see
     assert after - before <= shown
 
 
-def test_a_lone_pips_own_box_does_not_hide_its_glyph(monkeypatch, held_out_scene):
+def test_a_lone_pips_own_box_does_not_hide_its_glyph(held_out_scene):
     """Held-out Gaps scene 7,601,017 (the check set's): the 8♠ lies aslant, and the corner of
     the pip's own box reached the place where its rank glyph should be, which was taken for a
     blob of its own lying there (the pair looked at already), so the pip was never read alone
-    (`read.LONE_NOT_ITSELF`). (The 9♥ beside it was too, with the recognizer trained before
+    (`ReadConfig.lone_not_itself`). (The 9♥ beside it was too, with the recognizer trained before
     the twenty-fourth session; the one since reads it without.)"""
     from companion.vision import read
     from companion.vision.model import load
     sc = held_out_scene(7_601_017, "gaps")
     clf = load()
-    monkeypatch.setattr(read, "LONE_NOT_ITSELF", False)
-    before = _sure(read.read_photo(sc.image, clf, backs=False))
+    before = _sure(read.read_photo(sc.image, clf, backs=False,
+                                   config=replace(DEFAULT, lone_not_itself=False)))
     assert "8s" not in before
-    monkeypatch.setattr(read, "LONE_NOT_ITSELF", True)
     dets = read.read_photo(sc.image, clf, backs=False)
     after = _sure(dets)
     assert {"8s", "9h"} <= after
@@ -108,21 +109,20 @@ def test_a_lone_pips_own_box_does_not_hide_its_glyph(monkeypatch, held_out_scene
     assert after - before <= shown
 
 
-def test_a_strip_of_table_beside_a_glyph_does_not_hide_its_pip(monkeypatch, held_out_scene):
+def test_a_strip_of_table_beside_a_glyph_does_not_hide_its_pip(held_out_scene):
     """Held-out Gaps scene 66 (a four-colour deck, green clubs on a green table): the Q♣'s Q
     touches the strip of table along its card's edge, one blob with it, many index sizes
     long, lying where the rank glyph should be; it was taken for the glyph's own blob, so the
-    pip was never read alone. A blob that large is no glyph's or pip's (`read.LONE_BIG`).
+    pip was never read alone. A blob that large is no glyph's or pip's (`ReadConfig.lone_big`).
     (The example until the twenty-fourth session, the check set's scene 17, is read right
     either way by the recognizer trained since.)"""
     from companion.vision import read
     from companion.vision.model import load
     sc = held_out_scene(7_001_066, "gaps")
     clf = load()
-    monkeypatch.setattr(read, "LONE_BIG", 0)
-    before = _sure(read.read_photo(sc.image, clf, backs=False))
+    before = _sure(read.read_photo(sc.image, clf, backs=False,
+                                   config=replace(DEFAULT, lone_big=0)))
     assert "Qc" not in before
-    monkeypatch.setattr(read, "LONE_BIG", 2.0)
     dets = read.read_photo(sc.image, clf, backs=False)
     after = _sure(dets)
     assert "Qc" in after and _near(sc, dets, "Qc")
@@ -130,12 +130,11 @@ def test_a_strip_of_table_beside_a_glyph_does_not_hide_its_pip(monkeypatch, held
     assert after - before <= shown
 
 
-def test_a_glyph_joined_to_the_strip_between_two_cards_is_read_clear_of_it(monkeypatch,
-                                                                          held_out_scene):
+def test_a_glyph_joined_to_the_strip_between_two_cards_is_read_clear_of_it(held_out_scene):
     """Check-set Gaps scene 17: the K♠'s thin, faint K lies against the strip of dark table
     between its card and the next. Its pip alone is a blob; read where the indices around
     say its glyph lies, with the strip in the crop, the model is unsure; with the strip
-    painted over and the glyph found where its ink is, it is read (`read.LONE_STRIPS`), at
+    painted over and the glyph found where its ink is, it is read (`ReadConfig.lone_strips`), at
     its index, and no card that is not in the photo is read. (The K♣ of the same photo was
     the example until the thirty-first session, whose recognizer reads its K at 68 % at
     most, and leaves it unread either way; of 200 held-out Gaps scenes, 7,001,000 on, and
@@ -148,9 +147,8 @@ def test_a_glyph_joined_to_the_strip_between_two_cards_is_read_clear_of_it(monke
     from companion.vision.model import load
     sc = held_out_scene(7_601_017, "gaps")
     clf = load()
-    monkeypatch.setattr(read, "LONE_STRIPS", False)
-    before = _sure(read.read_photo(sc.image, clf, backs=False))
-    monkeypatch.setattr(read, "LONE_STRIPS", True)
+    before = _sure(read.read_photo(sc.image, clf, backs=False,
+                                   config=replace(DEFAULT, lone_strips=False)))
     dets = read.read_photo(sc.image, clf, backs=False)
     after = _sure(dets)
     assert "Ks" in after and _near(sc, dets, "Ks")
@@ -211,11 +209,11 @@ def test_boxes_near_a_place_are_those_a_test_of_every_box_finds():
 
 
 @pytest.mark.parametrize("seed, text", [(7_001_002, "Ks"), (7_001_031, "Qc")])
-def test_an_index_is_read_where_its_card_was_read_at_the_other_corner(seed, text, monkeypatch,
+def test_an_index_is_read_where_its_card_was_read_at_the_other_corner(seed, text,
                                                                       held_out_scene):
     """Held-out Gaps scenes 2 and 31: the K♠ (the Q♣) was read at its corner half under the
     next card, and its wholly visible corner, found from its pip and 100 % sure, was left
-    out as a card read already. It is read now (`read.LONE_TWINS`): the two corners make one
+    out as a card read already. It is read now (`ReadConfig.lone_twins`): the two corners make one
     card, read at both, and the photo's cards read surely are the same."""
     from companion.vision import read
     from companion.vision.model import load
@@ -231,10 +229,8 @@ def test_an_index_is_read_where_its_card_was_read_at_the_other_corner(seed, text
         return any(((x - a) ** 2 + (y - b) ** 2) ** 0.5 < 0.5 * d.size
                    for x, y in places for a, b in shown)
 
-    monkeypatch.setattr(read, "LONE_TWINS", False)
-    old = read.read_photo(sc.image, clf, backs=False)
+    old = read.read_photo(sc.image, clf, backs=False, config=replace(DEFAULT, lone_twins=False))
     assert not at_shown(old)
-    monkeypatch.setattr(read, "LONE_TWINS", True)
     dets = read.read_photo(sc.image, clf, backs=False)
     assert at_shown(dets)
     assert sum(1 for d in dets if d.code == code) == 1

@@ -8,6 +8,8 @@ Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws the
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 pytest.importorskip("cv2")
@@ -22,26 +24,24 @@ def test_which_games_show_no_backs():
     assert deals_face_down(load_variant("pyramid"))    # the stock
 
 
-def test_an_index_peeled_off_the_table_is_read_where_no_back_can_lie(held_out_scene,
-                                                                     monkeypatch):
+def test_an_index_peeled_off_the_table_is_read_where_no_back_can_lie(held_out_scene):
     """Held-out Gaps scene 10: 4♠ and 3♥ are each read at one corner only, pip and glyph
     both peeled off the table's strip; nothing read is absent from the photo. (The K♠ was
     too until the recognizer's files of the thirty-first session, which read it either way.
     Their lone glyphs or pips are read too since, the strip beside them no longer taken for
-    their own blob, `read.LONE_BIG`, and the K♠ and 4♠ from their pips with the strip painted
-    over, `read.LONE_STRIPS`, each at its index; those are left out here, to see the pairs
+    their own blob, `ReadConfig.lone_big`, and the K♠ and 4♠ from their pips with the strip
+    painted over, `ReadConfig.lone_strips`, each at its index; those are left out here, to see the pairs
     alone.)"""
     from companion.cards import parse_card
-    from companion.vision import read
+    from companion.vision.config import DEFAULT
     from companion.vision.model import load
     from companion.vision.read import read_photo
-    monkeypatch.setattr(read, "LONE_BIG", 0)
-    monkeypatch.setattr(read, "LONE_STRIPS", False)
+    config = replace(DEFAULT, lone_big=0, lone_strips=False)
     sc = held_out_scene(7_001_010, "gaps")
     clf = load()
     want = {parse_card(t).code for t in ("4s", "3h")}
-    with_backs = read_photo(sc.image, clf, backs=True)
-    without = read_photo(sc.image, clf, backs=False)
+    with_backs = read_photo(sc.image, clf, backs=True, config=config)
+    without = read_photo(sc.image, clf, backs=False, config=config)
     sure = {d.code for d in without if not d.uncertain}
     assert want <= sure
     assert not want & {d.code for d in with_backs if not d.uncertain}

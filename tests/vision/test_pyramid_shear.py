@@ -1,11 +1,17 @@
 """The Pyramid's rows may each lie a little to one side of the row above: the photo's
 perspective undone leaves an affine view, which may shear, and over seven rows a small shear
 a row puts the apex half a pitch off the place the rows below give it. The rows' own
-centres measure it (`piles._pyramid_shear`, `PYRAMID_SHEAR`)."""
+centres measure it (`piles._pyramid_shear`, `ReadConfig.pyramid_shear`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+
+from companion.vision.config import DEFAULT
+
+UNSHEARED = replace(DEFAULT, pyramid_shear=False)
 
 
 def _sheared_pyramid(shear, pitch=5.76, missing=()):
@@ -23,15 +29,13 @@ def _sheared_pyramid(shear, pitch=5.76, missing=()):
     return rows, [-15.4 + 3.85 * r for r in range(7)], 3.85, xs, pitch
 
 
-def test_a_sheared_pyramid_places_every_card(monkeypatch):
+def test_a_sheared_pyramid_places_every_card():
     """Check-set Pyramid scene 28 measured 0.8 index sizes a row, with 5.76 between cards:
     square to the rows, the apex is left over."""
     from companion.vision import piles
     rows, cy, dy, xs, pitch = _sheared_pyramid(-0.8)
-    monkeypatch.setattr(piles, "PYRAMID_SHEAR", False)
-    placed, rest = piles._pyramid_places(rows, cy, dy, xs, pitch)
+    placed, rest = piles._pyramid_places(rows, cy, dy, xs, pitch, config=UNSHEARED)
     assert len(placed) < 28 and rest
-    monkeypatch.setattr(piles, "PYRAMID_SHEAR", True)
     placed, rest = piles._pyramid_places(rows, cy, dy, xs, pitch)
     assert not rest
     assert placed == {(r, c): rows[r][c] for r in range(7) for c in range(r + 1)}
@@ -56,7 +60,7 @@ def test_an_unsheared_pyramid_is_placed_as_before():
     assert not rest and len(placed) == 27 and (3, 1) not in placed
 
 
-def test_check_set_scene_28_reads_whole(monkeypatch, held_out_scene):
+def test_check_set_scene_28_reads_whole(held_out_scene):
     """Check-set Pyramid scene 28 (seed 7,602,028), a photo turned a third of a turn and
     tilted: its apex, the Q♦, was left in no pile."""
     from companion.vision import piles
@@ -65,10 +69,8 @@ def test_check_set_scene_28_reads_whole(monkeypatch, held_out_scene):
     sc = held_out_scene(7_602_028, "pyramid")
     dets = read_photo(sc.image, load())
     truth = {c["pile"]: c["code"] for c in sc.cards}
-    monkeypatch.setattr(piles, "PYRAMID_SHEAR", False)
-    before = piles.map_piles(dets, "pyramid", sc.image)
+    before = piles.map_piles(dets, "pyramid", sc.image, config=UNSHEARED)
     assert not before.piles.get("p1")
-    monkeypatch.setattr(piles, "PYRAMID_SHEAR", True)
     after = piles.map_piles(dets, "pyramid", sc.image)
     placed = {name: ds[0].code for name, ds in after.piles.items() if ds}
     assert placed == truth and not after.problems

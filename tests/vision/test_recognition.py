@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
+from functools import partial
 
 import pytest
 
@@ -92,16 +94,16 @@ def test_below_the_threshold_nothing_is_reported_as_sure(scenes, tmp_path, capsy
     assert cards and all(c["uncertain"] and c["card"] is None for c in cards)
 
 
-def test_an_index_too_small_in_the_photos_own_pixels_is_not_read_surely(scenes, monkeypatch):
-    from companion.vision import read
-    from companion.vision.read import TINY, read_photo
+def test_an_index_too_small_in_the_photos_own_pixels_is_not_read_surely(scenes):
+    from companion.vision.config import DEFAULT
+    from companion.vision.read import read_photo
     sc = scenes[0]
     k = 3.6   # a layout photographed so small that its indices span some 7 pixels
     small = cv2.resize(sc.image, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
     # (every index so small, however sure the model is: see the next test for the bar)
-    monkeypatch.setattr(read, "TINY_SURE", 1.0)
-    upsampled = read_photo(small)
-    tiny = [d for d in upsampled if d.size < TINY]
+    config = replace(DEFAULT, tiny_sure=1.0)
+    upsampled = read_photo(small, config=config)
+    tiny = [d for d in upsampled if d.size < DEFAULT.tiny]
     assert len(tiny) >= 5
     assert all(d.uncertain and "photograph the layout closer" in d.note for d in tiny)
     # the same working image from a photo with the pixels (a 12-megapixel file is read at
@@ -110,21 +112,22 @@ def test_an_index_too_small_in_the_photos_own_pixels_is_not_read_surely(scenes, 
     def finer(zoom):
         size = (round(small.shape[1] * zoom), round(small.shape[0] * zoom))
         return cv2.resize(sc.image, size, interpolation=cv2.INTER_AREA)
-    from_file = read_photo(small, finer=finer, detail=k)
+    from_file = read_photo(small, finer=finer, detail=k, config=config)
     assert not any("photograph the layout closer" in d.note for d in from_file)
     assert sum(not d.uncertain for d in from_file) > sum(not d.uncertain for d in upsampled)
 
 
 def test_an_index_too_small_is_read_surely_only_where_the_model_is_very_sure(scenes):
-    """`read.TINY_SURE`: the same photo's tiny indices, read 95 % sure or more, are read
+    """`ReadConfig.tiny_sure`: the same photo's tiny indices, read 95 % sure or more, are read
     sure, and right; one read less surely (made by hand here) is marked uncertain."""
-    from companion.vision.read import TINY, TINY_SURE, Detection, _not_tiny, read_photo
+    from companion.vision.config import DEFAULT
+    from companion.vision.read import Detection, _not_tiny, read_photo
     sc = scenes[0]
     k = 3.6
     small = cv2.resize(sc.image, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
-    tiny = [d for d in read_photo(small) if d.size < TINY]
+    tiny = [d for d in read_photo(small) if d.size < DEFAULT.tiny]
     assert len(tiny) >= 5
-    assert all(d.confidence >= TINY_SURE for d in tiny if not d.uncertain)
+    assert all(d.confidence >= DEFAULT.tiny_sure for d in tiny if not d.uncertain)
     where: dict = {}
     for ix in sc.indices:
         where.setdefault(ix["code"], []).append((ix["rank"].mean(0) + ix["pip"].mean(0)) / 2 / k)
@@ -134,14 +137,17 @@ def test_an_index_too_small_is_read_surely_only_where_the_model_is_very_sure(sce
                    for p in where.get(d.code, ())) for d in read_sure)
     unsure = Detection(5, 0.9, 10.0, 10.0, (0.0, -1.0), 7.0)
     sure = Detection(6, 0.97, 40.0, 10.0, (0.0, -1.0), 7.0)
-    _not_tiny([unsure, sure], 1.0)
+    _not_tiny([unsure, sure], 1.0, DEFAULT)
     assert unsure.uncertain and "photograph the layout closer" in unsure.note
     assert not sure.uncertain
 
 
 def test_scan_says_to_photograph_a_layout_too_small_closer(scenes, tmp_path, capsys, monkeypatch):
-    from companion.vision import read
-    monkeypatch.setattr(read, "TINY_SURE", 1.0)   # (these indices are read 100 % sure)
+    from companion.vision import scan
+    from companion.vision.config import DEFAULT
+    # (these indices are read 100 % sure: the command reads with every tiny index unsure)
+    monkeypatch.setattr(scan, "scan_photo",
+                        partial(scan.scan_photo, config=replace(DEFAULT, tiny_sure=1.0)))
     small = cv2.resize(scenes[0].image, None, fx=1 / 3.6, fy=1 / 3.6, interpolation=cv2.INTER_AREA)
     photo = tmp_path / "far.png"
     cv2.imwrite(str(photo), small[..., ::-1])

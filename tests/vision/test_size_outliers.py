@@ -4,12 +4,14 @@ together) is not offered as a reading, not even an uncertain one."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
 pytest.importorskip("cv2")
 
 import companion.vision.read as read
+from companion.vision.config import DEFAULT
 from companion.vision.model import load
 from companion.vision.synth import HELDOUT_FONTS, available_fonts, make_scene
 
@@ -29,27 +31,25 @@ def _median_size(dets) -> float:
     return sizes[len(sizes) // 2]
 
 
-def test_no_reading_spans_the_ink_of_several_cards(monkeypatch):
+def test_no_reading_spans_the_ink_of_several_cards():
     fonts = available_fonts(HELDOUT_FONTS)
     if not fonts:
         pytest.skip("no held-out font installed")
     sc = make_scene(SCENE, "klondike", fonts=fonts)
     dets = read.read_photo(sc.image, _hog())
     med = _median_size(dets)
-    assert len(dets) >= 6 and max(d.size for d in dets) <= read.SIZE_RATIO * med
+    assert len(dets) >= 6 and max(d.size for d in dets) <= DEFAULT.size_ratio * med
     # every reading lies at one of the scene's indices
     centres = [(ix["rank"].mean(0) + ix["pip"].mean(0)) / 2 for ix in sc.indices]
     for d in dets:
         assert min(math.hypot(d.x - c[0], d.y - c[1]) for c in centres) < 1.5 * med
     # without the rule, the giant reading is offered (uncertain)
-    limit = read.SIZE_RATIO
-    monkeypatch.setattr(read, "SIZE_RATIO", 0.0)
-    dets = read.read_photo(sc.image, _hog())
-    giant = [d for d in dets if d.size > limit * _median_size(dets)]
+    dets = read.read_photo(sc.image, _hog(), config=replace(DEFAULT, size_ratio=0.0))
+    giant = [d for d in dets if d.size > DEFAULT.size_ratio * _median_size(dets)]
     assert giant and all(d.uncertain for d in giant)
 
 
-def test_no_card_is_read_on_a_pattern_half_the_size_of_the_indices_near_it(monkeypatch):
+def test_no_card_is_read_on_a_pattern_half_the_size_of_the_indices_near_it():
     """Held-out Klondike scene 136: the dotted border of a card back, at 0.44 times the size
     of the indices around it, was read as "10♣ 93 %" (with the first refiner; as the J♣,
     91 %, with the second, a J♣ too many and so left uncertain, asking the player). It is
@@ -65,8 +65,8 @@ def test_no_card_is_read_on_a_pattern_half_the_size_of_the_indices_near_it(monke
     assert not phantoms(dets) and not any(d.uncertain for d in dets)
     truth = {ix["code"] for ix in sc.indices if ix["visible"]}
     assert truth <= {d.code for d in dets}
-    monkeypatch.setattr(read, "SMALL_RATIO", 0.0)
-    [phantom] = phantoms(read.read_photo(sc.image, _hog()))
+    [phantom] = phantoms(read.read_photo(sc.image, _hog(),
+                                         config=replace(DEFAULT, small_ratio=0.0)))
     assert phantom.confidence > 0.9
     centres = [(ix["rank"].mean(0) + ix["pip"].mean(0)) / 2 for ix in sc.indices]
     assert min(math.hypot(phantom.x - c[0], phantom.y - c[1]) for c in centres) > phantom.size
@@ -79,6 +79,6 @@ def test_a_reading_far_smaller_than_its_neighbours_is_dropped_and_one_a_little_s
         return Detection(0, p, float(x), 100.0, (0.0, -1.0), float(size))
     near = [det(100 * k, 20) for k in range(1, 5)]
     tiny, small = det(250, 10, 0.93), det(350, 12)
-    assert _not_too_small([*near, tiny, small]) == [*near, small]
+    assert _not_too_small([*near, tiny, small], DEFAULT) == [*near, small]
     # too few sure readings to say what size the deck's indices are: nothing dropped
-    assert _not_too_small([near[0], near[1], tiny]) == [near[0], near[1], tiny]
+    assert _not_too_small([near[0], near[1], tiny], DEFAULT) == [near[0], near[1], tiny]

@@ -6,6 +6,8 @@ twin more odds is the twin, as sure as its share of the weight."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.cards import Card, code_text
 from companion.vision.read import Detection, resolve
 
@@ -80,13 +82,14 @@ def test_red_twins_too():
     assert code_text(dets[400].code, False) == "7d" and not dets[400].uncertain
 
 
-def test_the_check_sets_gaps_scene_24_reads_its_10_of_clubs(monkeypatch, held_out_scene):
+def test_the_check_sets_gaps_scene_24_reads_its_10_of_clubs(held_out_scene):
     """Check-set Gaps scene 7,601,024 (a DejaVu Sans Mono deck, held out; indices 15 pixels
     from pip to rank glyph): its 10♣ was read as a second 10♠, 100 % sure, and flagged a copy
     too many. Weighed against the real 10♠, it is the 10♣, and every card read sure is right.
     (With the recognizer's first files all 48 were then read; those of the thirty-first
     session leave the Q♣ asked, 58 % sure, and read the rest.)"""
     from companion.vision import read
+    from companion.vision.config import DEFAULT
     from companion.vision.model import load
     sc = held_out_scene(7_601_024, "gaps")
     clf = load()
@@ -94,10 +97,9 @@ def test_the_check_sets_gaps_scene_24_reads_its_10_of_clubs(monkeypatch, held_ou
 
     def sure(dets):
         return {code_text(d.code, False) for d in dets if not d.uncertain}
-    monkeypatch.setattr(read, "SWAP_TWINS", False)
-    before = read.read_photo(sc.image, clf, backs=False)
+    before = read.read_photo(sc.image, clf, backs=False,
+                             config=replace(DEFAULT, swap_twins=False))
     assert "10c" not in sure(before)
-    monkeypatch.setattr(read, "SWAP_TWINS", True)
     after = read.read_photo(sc.image, clf, backs=False)
     assert "10c" in sure(after) and sure(before) <= sure(after) <= shown and len(shown) == 48
     assert shown - sure(after) <= {code_text(d.code, False) for d in after if d.uncertain}
@@ -117,7 +119,7 @@ def _read_at_both_corners(text, p, spade, x=600):
 
 
 def test_a_copy_too_many_read_at_a_cards_other_corner_is_that_card():
-    """`read.TWIN_CORNERS`: a 4♣ read 4♣ at its upright corner and 4♠ at its turned one (5
+    """`ReadConfig.twin_corners`: a 4♣ read 4♣ at its upright corner and 4♠ at its turned one (5
     index sizes across, 7 along: a card's two indices), the real 4♠ read at both of its
     corners elsewhere: one 4♣ and one 4♠, no copy too many."""
     dets = resolve([*_read_at_both_corners("4s", 0.9975, 0.9989),

@@ -1,11 +1,13 @@
 """An index whose rank glyph and pip blurred into one blob is cut at the blob's waist
 (`detect._waist_splits`); the convolutional recognizer reads such a cut surely, and
-`read.WAIST_SURE` lets it, after every other reading (`read.read_cards`).
+`ReadConfig.waist_sure` lets it, after every other reading (`read.read_cards`).
 
 Held-out photos (fonts never trained on, as `bench/vision_failures.py` draws them): the hearts'
 lobes touch their rank glyphs, so those cards were not read at all."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -14,13 +16,13 @@ pytest.importorskip("cv2")
 from companion.cards import code_text
 
 
-def _read(sc, monkeypatch, sure):
+def _read(sc, sure):
     from companion.vision import read
+    from companion.vision.config import DEFAULT
     from companion.vision.model import load
-    monkeypatch.setattr(read, "WAIST_SURE", sure)
     # (the blob whole is read as a whole index too, read._merged: the cuts alone here)
-    monkeypatch.setattr(read, "MERGED", False)
-    return read.read_photo(sc.image, load())
+    config = replace(DEFAULT, waist_sure=sure, merged=False)
+    return read.read_photo(sc.image, load(), config=config)
 
 
 def _sure(dets) -> set[str]:
@@ -28,15 +30,14 @@ def _sure(dets) -> set[str]:
 
 
 @pytest.mark.parametrize("seed, cards", [(7_000_024, {"7h", "5h"}), (7_000_061, {"5h"})])
-def test_a_heart_blurred_into_its_rank_is_read_from_the_waist_cut(seed, cards, monkeypatch,
-                                                                  held_out_scene):
+def test_a_heart_blurred_into_its_rank_is_read_from_the_waist_cut(seed, cards, held_out_scene):
     sc = held_out_scene(seed)
     truth = {code_text(ix["code"], False) for ix in sc.indices if ix["visible"]}
     shown = {code_text(ix["code"], False) for ix in sc.indices if ix["visible_frac"] >= 0.5}
     assert cards <= truth
-    without = _sure(_read(sc, monkeypatch, 0.0))
+    without = _sure(_read(sc, 0.0))
     assert not cards & without
-    got = _sure(_read(sc, monkeypatch, 0.95))
+    got = _sure(_read(sc, 0.95))
     assert cards <= got
     # what the cuts add is in the photo, and nothing read before is lost
     assert got - without <= shown and without <= got
