@@ -145,13 +145,9 @@ def dealt_scene(style, variant="gaps", seed=3):
 def calibration(n, clf):
     """A deck design never trained on, read with and without its calibration (one photo of
     Gaps seed 3 as dealt, every card face up): the effect of `companion scan --calibrate`."""
-    import numpy as np
-
-    from companion.rules import deal
-    from companion.vision import synth
-    from companion.vision.calibrate import Deck, descriptors, labelled
-    from companion.vision.piles import map_piles
-    from companion.vision.read import read_cards, read_photo
+    from companion.vision import VisionError, synth
+    from companion.vision.calibrate import deck_from_photo
+    from companion.vision.read import read_photo
     font = synth.find_font("Tinos-Bold.ttf") or synth.find_font("DejaVuSansMono-Bold.ttf")
     if not font or not n:
         return
@@ -161,14 +157,12 @@ def calibration(n, clf):
                            gap=0.14, paper=(245, 240, 225), black=(30, 30, 40),
                            red=(180, 30, 50), back=(120, 30, 30), border=False,
                            pip_font=synth.find_font("DejaVuSans.ttf"))
-    pos = deal("gaps", 3)
-    sc = dealt_scene(style())
-    dets = read_cards(sc.image, clf, threshold=0.0, backs=backs("gaps"))
-    best = max((labelled(map_piles(dets, "gaps", sc.image, flip=f), pos) for f in (0, 1)),
-               key=lambda t: sum(d.code == c for d, c in zip(t[0], t[1], strict=True)))
-    ds, codes, _ = best
-    rv, sv, col = descriptors(sc.image, [d.pip_at for d in ds], [d.rank_at for d in ds])
-    deck = Deck.from_samples("bench", np.array(codes), rv, sv, col)
+    try:
+        deck, taught = deck_from_photo(dealt_scene(style()).image, "gaps", 3, "bench",
+                                    "the calibration photo", clf)
+    except VisionError as e:
+        print(f"deck calibration refused: {e}")
+        return
     tots = {False: [0] * 6, True: [0] * 6}
     exact = {False: 0, True: 0}
     for k in range(3 * n):
@@ -181,8 +175,8 @@ def calibration(n, clf):
                 tots[used][i] += v
             exact[used] += layout_exact(sc, got, KINDS[kind])[0]
     print(f"deck calibration ({os.path.basename(font)}, index top right, a design not trained "
-          f"on; {len(ds)} cards of one Gaps deal teach {len(deck.ranks)} ranks and "
-          f"{len(deck.suits)} suits), {3 * n} scenes:")
+          f"on; {taught['cards']} cards of one Gaps deal teach {len(deck.ranks)} ranks and "
+          f"{len(deck.suits)} suits, weight {deck.weight:g}), {3 * n} scenes:")
     for used in (False, True):
         t = tots[used]
         print(f"  {'with the calibration' if used else 'model alone':22} precision "

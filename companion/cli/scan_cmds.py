@@ -99,7 +99,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     if as_json:
         data = {"photo": photo if camera is None else f"camera {camera}",
                 "size": list(info["original_size"]),
-                "deck": res.get("deck_used"),
+                "deck": res.get("deck_used"), "deck_ignored": res.get("deck_ignored"),
                 "sheet": None if sheet is None else {"text": sheet.text, "variant": sheet.variant,
                                                      "seed": sheet.seed, "options": sheet.options,
                                                      **({} if sheet.pysol is None
@@ -131,6 +131,8 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     disp = display()
     if res.get("deck_used"):
         click.echo(f"Read with the calibration of deck {res['deck_used']!r}.")
+    if res.get("deck_ignored"):
+        click.echo(f"Read without the default calibration: {res['deck_ignored']}.")
     if sheet is not None:
         click.echo(f"Setup sheet: {sheet.describe()} (QR code {sheet.text})")
     if not cards:

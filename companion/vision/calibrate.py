@@ -1,15 +1,15 @@
-"""Calibration to the player's own deck: prototypes of its rank glyphs and suit pips.
+"""Calibration to the player's own deck: how the recognizer sees each of its cards.
 
-After dealing a seeded game, one photo of that known layout gives labelled index crops of the
+After dealing a seeded game, one photo of that known layout gives labelled indices of the
 player's deck (`companion scan PHOTO --calibrate --variant V --seed N`): every face-up card the
-deal puts in a pile is the card whose index the photo shows there. For each rank and each suit
-seen, the mean of its upright crops (the rank glyph half and the pip half, contrast-normalised
-and lightly blurred) is stored as a prototype, with the pip's ink colour. Later readings compare
-each index with the prototypes: a rank (suit) whose prototype the index resembles gains
-probability, one whose prototype it does not resemble loses it; ranks and suits never seen in
-calibration are left to the model alone.
+deal puts in a pile is the card whose index the photo shows there. For each, the recognizer's
+hidden layer (what it has seen of the index before naming it) is stored. Later readings compare
+each index with those samples: a rank (suit) whose nearest sample the index resembles most gains
+probability over the others seen in calibration; ranks and suits never seen there (Gaps puts the
+aces aside) are left to the model alone. A calibration holds for the recognizer it was made with:
+when the model files change, the deck is calibrated again.
 
-The prototypes live in ``decks/NAME.npz`` in the user data directory, next to the recorder's
+The samples live in ``decks/NAME.npz`` in the user data directory, next to the recorder's
 games database (``COMPANION_DB``'s folder when that is set): plain numeric and text arrays,
 read with ``allow_pickle=False`` and checked before use.
 """
@@ -21,11 +21,15 @@ import re
 
 from . import VisionError
 
-FORMAT = 1
-HALF = 20                # rows of the 40-row crop: the rank glyph above, the pip below
-BETA = 8.0               # how strongly a prototype's likeness moves a probability
+FORMAT = 2               # 1: pixel prototypes (before the recognizer's hidden layer was used)
+# How strongly the likeness to a sample (a cosine) may move a probability: each deck takes the
+# weight its own calibration photo supports best (:func:`fit_weight`), from these.
+WEIGHTS = (0.0, 4.0, 8.0, 16.0)
+SECOND_VIEW = 0.75       # the calibration photo's scale in the second view that fits the weight
 MIN_CARDS = 5
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+AGAIN = ("calibrate it again from a photo of a seeded deal (companion scan dealt.jpg "
+         "--calibrate --variant gaps --seed 3 --deck {name})")
 
 
 def deck_dir():
@@ -40,87 +44,56 @@ def deck_path(name: str):
     return deck_dir() / f"{name}.npz"
 
 
-# ------------------------------------------------------------------------------ descriptors
+# ------------------------------------------------------------------------------ the deck file
 
-def descriptors(rgb, pips, ranks):
-    """For index pairs (pip centre, rank centre), (rank vectors (n, D), suit vectors (n, D),
-    pip ink colours (n, 3)): unit vectors of the blurred, contrast-normalised crop halves."""
-    import cv2
+def embed(clf, rgb, pips, ranks):
+    """The recognizer's hidden layer (unit vectors, (n, D)) at index pairs (pip centre, rank
+    centre) of the photo ``rgb``."""
     import numpy as np
 
     from .detect import crops, min_channel
     pips = np.asarray(pips, np.float64).reshape(-1, 2)
     ranks = np.asarray(ranks, np.float64).reshape(-1, 2)
-    mn = min_channel(rgb)
-    g, c = crops(rgb, mn, pips, ranks)
-    n = len(g)
-    gf = g.astype(np.float32)
-    lo = np.percentile(gf.reshape(n, -1), 3, axis=1)[:, None, None]
-    hi = np.percentile(gf.reshape(n, -1), 97, axis=1)[:, None, None]
-    norm = np.clip((gf - lo) / np.maximum(hi - lo, 12), 0, 1)
-    ink = 1 - norm
-    ink = np.stack([cv2.GaussianBlur(x, (0, 0), 1.0) for x in ink]) if n else ink
+    g, c = crops(rgb, min_channel(rgb), pips, ranks)
+    return clf.embed_crops(g, c)
 
-    def unit(a):
-        a = a.reshape(len(a), -1)
-        a = a - a.mean(1, keepdims=True)
-        return a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-6)
-    cf = c.astype(np.float32) + 1
-    colour = np.zeros((n, 3), np.float32)
-    for k in range(n):
-        paper = norm[k] > 0.75
-        pm = cf[k][paper].mean(0) if paper.any() else np.full(3, 200, np.float32)
-        m = norm[k][HALF:] < 0.45
-        if m.sum() >= 3:
-            colour[k] = cf[k][HALF:][m].mean(0) / pm
-    return unit(ink[:, :HALF]), unit(ink[:, HALF:]), colour
-
-
-# ------------------------------------------------------------------------------ the deck file
 
 class Deck:
-    """Prototypes of one deck: per rank (1-13) and per suit (0-3) seen in calibration."""
+    """One deck's calibration: the card (0-51) of each sample and its hidden-layer vector, and
+    the recognizer (its file's SHA-256) the vectors are of."""
 
-    def __init__(self, name, ranks, rank_protos, suits, suit_protos, suit_colours, cards):
-        self.name = name
-        self.ranks = list(ranks)
-        self.rank_protos = rank_protos
-        self.suits = list(suits)
-        self.suit_protos = suit_protos
-        self.suit_colours = suit_colours
-        self.cards = int(cards)
-
-    @classmethod
-    def from_samples(cls, name, codes, rank_vecs, suit_vecs, colours):
+    def __init__(self, name, codes, samples, model: str, weight: float = 16.0):
         import numpy as np
-        codes = np.asarray(codes)
-        ranks = sorted({int(c) % 13 for c in codes})
-        suits = sorted({int(c) // 13 for c in codes})
+        self.name = name
+        self.weight = float(weight)
+        self.codes = np.asarray(codes, np.int32)
+        self.samples = np.asarray(samples, np.float32)
+        self.model = model
+        self.ranks = sorted({int(c) % 13 for c in self.codes})
+        self.suits = sorted({int(c) // 13 for c in self.codes})
 
-        def mean_unit(rows):
-            m = rows.mean(0)
-            return m / max(float(np.linalg.norm(m)), 1e-6)
-        rp = np.array([mean_unit(rank_vecs[codes % 13 == r]) for r in ranks], np.float32)
-        sp = np.array([mean_unit(suit_vecs[codes // 13 == s]) for s in suits], np.float32)
-        sc = np.array([colours[codes // 13 == s].mean(0) for s in suits], np.float32)
-        return cls(name, ranks, rp, suits, sp, sc, len(codes))
+    @property
+    def cards(self) -> int:
+        return len(self.codes)
 
     def save(self, path):
         import numpy as np
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
         np.savez(tmp, format=np.array([FORMAT], np.int32), name=np.array(self.name),
-                 ranks=np.array(self.ranks, np.int32), rank_protos=self.rank_protos,
-                 suits=np.array(self.suits, np.int32), suit_protos=self.suit_protos,
-                 suit_colours=self.suit_colours, cards=np.array([self.cards], np.int32))
+                 codes=self.codes, samples=self.samples, model=np.array(self.model),
+                 weight=np.array([self.weight], np.float64))
         os.replace(tmp, path)
 
     @classmethod
-    def load(cls, path):
-        """The deck in ``path``, checked field by field; VisionError when it is not one."""
-        import numpy as np
-        again = "run `companion scan PHOTO --calibrate` again"
+    def load(cls, path, clf=None):
+        """The deck in ``path``, checked field by field (and, given the recognizer ``clf``,
+        that it was made with that one); VisionError when it is not usable."""
         import zipfile
+
+        import numpy as np
+        name = path.stem
+        again = AGAIN.format(name=name)
         try:
             with np.load(path, allow_pickle=False) as z:
                 data = {k: z[k] for k in z.files}
@@ -128,56 +101,84 @@ class Deck:
             raise VisionError(f"the deck file {path} cannot be read ({exc}); {again}") from None
         try:
             if int(data["format"][0]) != FORMAT:
-                raise ValueError("another format")
-            ranks, suits = data["ranks"], data["suits"]
-            rp, sp, sc = data["rank_protos"], data["suit_protos"], data["suit_colours"]
-            dim = HALF * 32
-            ok = (ranks.ndim == 1 and suits.ndim == 1 and ranks.dtype.kind == "i"
-                  and suits.dtype.kind == "i" and set(ranks.tolist()) <= set(range(13))
-                  and set(suits.tolist()) <= set(range(4))
-                  and rp.shape == (len(ranks), dim) and sp.shape == (len(suits), dim)
-                  and sc.shape == (len(suits), 3) and rp.dtype.kind == "f"
-                  and sp.dtype.kind == "f" and sc.dtype.kind == "f"
-                  and np.isfinite(rp).all() and np.isfinite(sp).all() and np.isfinite(sc).all())
+                raise VisionError(f"deck {name!r} was calibrated by an earlier version of "
+                                  f"companion; {again}")
+            codes, samples, weight = data["codes"], data["samples"], data["weight"]
+            ok = (weight.shape == (1,) and weight.dtype.kind == "f"
+                  and 0 <= float(weight[0]) <= max(WEIGHTS) and codes.ndim == 1 and codes.dtype.kind == "i" and len(codes) > 0
+                  and set(codes.tolist()) <= set(range(52)) and samples.ndim == 2
+                  and samples.shape[0] == len(codes) and samples.dtype.kind == "f"
+                  and np.isfinite(samples).all())
             if not ok:
                 raise ValueError("fields of the wrong shape or type")
-            return cls(str(data["name"]), ranks.tolist(), rp.astype(np.float32), suits.tolist(),
-                       sp.astype(np.float32), sc.astype(np.float32), int(data["cards"][0]))
+            deck = cls(str(data["name"]), codes, samples, str(data["model"]),
+                       float(weight[0]))
         except (KeyError, ValueError, IndexError, TypeError) as exc:
             raise VisionError(f"the deck file {path} is not a deck calibration ({exc}); "
                               f"{again}") from None
+        if clf is not None and clf.fingerprint != deck.model:
+            raise VisionError(f"deck {name!r} was calibrated with other model files than "
+                              f"these; {again}")
+        return deck
 
     # -------------------------------------------------------------- sharpening a reading
-    def sharpen(self, rgb, pips, ranks, pr, ps):
-        """Rank and suit probabilities (n, 14), (n, 5) moved by the likeness of each index to
-        the prototypes; the "none" outputs are left as they are."""
+    def sharpen(self, clf, rgb, pips, ranks, pr, ps):
+        """Rank and suit probabilities (n, 14), (n, 5) moved by each index's likeness to its
+        nearest sample of every rank and suit calibrated; the "none" outputs, and the classes
+        no sample shows, keep their probability."""
+        if not len(pr):
+            return pr, ps
+        like = embed(clf, rgb, pips, ranks) @ self.samples.T          # (n, samples)
+        return self._moved(like, pr, ps, self.weight)
+
+    def _moved(self, like, pr, ps, weight, mask=None):
+        """``pr``, ``ps`` moved by the likenesses ``like`` (n, samples) at ``weight``;
+        ``mask`` (n, samples) False where a sample is not to be compared."""
         import numpy as np
 
         from .model import reweigh
-        if not len(pr):
-            return pr, ps
-        rv, sv, col = descriptors(rgb, pips, ranks)
         pr, ps = pr.copy(), ps.copy()
-        if self.ranks:
-            s = rv @ self.rank_protos.T                         # (n, k) likeness
-            reweigh(pr, self.ranks, np.exp(BETA * (s - s.mean(1, keepdims=True))))
-        if self.suits:
-            s = sv @ self.suit_protos.T
-            d = np.linalg.norm(col[:, None, :] - self.suit_colours[None], axis=2)
-            s = s - d                                          # colour is evidence too
-            reweigh(ps, self.suits, np.exp(BETA * (s - s.mean(1, keepdims=True))))
-        # the head's total over the seen classes is kept: cards never calibrated keep theirs
+        if weight == 0:
+            return pr, ps
+        if mask is not None:
+            like = np.where(mask, like, -np.inf)
+        for p, classes, of in ((pr, self.ranks, self.codes % 13), (ps, self.suits,
+                                                                    self.codes // 13)):
+            s = np.stack([like[:, of == k].max(1) for k in classes], axis=1)
+            seen = np.isfinite(s).any(1, keepdims=True)   # (a row with no sample left: as is)
+            top = np.where(seen, s.max(1, keepdims=True), 0)
+            with np.errstate(invalid="ignore"):
+                factor = np.where(seen, np.exp(weight * (s - top)), 1.0)
+            reweigh(p, classes, factor)
         return pr, ps
 
 
-def load_deck(name: str | None):
-    """The named deck's prototypes, or None when no calibration was stored under that name."""
+def fit_weight(deck: Deck, like, pr, ps) -> float:
+    """The weight (of WEIGHTS) under which a second view of the calibration photo's indices
+    (``like``: their likeness to the samples; ``pr``, ``ps``: the model's readings of them) is
+    read best, scored by the log probability of the card the deal says. A deck the model
+    already reads, or whose cards look alike to it, gets little weight; one whose samples tell
+    its cards apart where the model does not, more."""
+    import numpy as np
+    r, s = deck.codes % 13, deck.codes // 13
+    rows = np.arange(len(r))
+
+    def score(w):
+        mr, ms = deck._moved(like, pr, ps, w)
+        return float(np.log(np.maximum(mr[rows, r], 1e-9)).sum()
+                     + np.log(np.maximum(ms[rows, s], 1e-9)).sum())
+    return max(WEIGHTS, key=score)
+
+
+def load_deck(name: str | None, clf=None):
+    """The named deck's calibration, or None when none was stored under that name; VisionError
+    when the stored one is not usable (damaged, or made with other model files than ``clf``)."""
     if name is None:
         return None
     path = deck_path(name)
     if not path.exists():
         return None
-    return Deck.load(path)
+    return Deck.load(path, clf)
 
 
 # ------------------------------------------------------------------------------ calibrating
@@ -218,16 +219,21 @@ def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None
     return {"deck": name, "path": str(path), **summary}
 
 
-def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str):
+def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str, clf=None):
     """The calibration a photo of ``variant`` seed ``seed`` as dealt teaches (a Deck, not
     stored), and its summary (cards, ranks, suits, agree, piles_skipped); VisionError where
     the photo does not show the deal."""
     from ..rules import deal, load_variant
+    from .model import load
     from .piles import deals_face_down, map_piles
     from .read import read_cards
+    clf = clf or load()
+    if not hasattr(clf, "embed_crops"):
+        raise VisionError("calibration needs the convolutional recognizer, which models/ "
+                          "lacks: run `make model`")
     deal_pos = deal(variant, seed)
     v = load_variant(variant)
-    cards = read_cards(rgb, decks=v.decks, threshold=0.0, backs=deals_face_down(v))
+    cards = read_cards(rgb, clf, decks=v.decks, threshold=0.0, backs=deals_face_down(v))
     if not cards:
         raise VisionError(f"no cards found in {source}: photograph the dealt layout from above, "
                           "in even light, with the card corners in view")
@@ -249,7 +255,20 @@ def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str):
                           f"{agree} of the {len(dets)} cards placed read as the deal has them. "
                           "Check the seed, and that no move was made before the photo")
     import numpy as np
-    rv, sv, col = descriptors(rgb, [d.pip_at for d in dets], [d.rank_at for d in dets])
-    deck = Deck.from_samples(name, np.array(codes), rv, sv, col)
+
+    from .detect import crops, min_channel
+    from .read import _sharpen
+    pips, ranks = [d.pip_at for d in dets], [d.rank_at for d in dets]
+    deck = Deck(name, codes, embed(clf, rgb, pips, ranks), clf.fingerprint)
+    # a second view of the same cards, as another photo shows them (smaller, softer): how
+    # much the samples should count is what reads that view best
+    import cv2
+    k = SECOND_VIEW
+    view = cv2.GaussianBlur(cv2.resize(rgb, None, fx=k, fy=k, interpolation=cv2.INTER_AREA),
+                            (0, 0), 0.8)
+    P, R = np.asarray(pips, np.float64) * k, np.asarray(ranks, np.float64) * k
+    pr, ps = clf.predict_crops(*crops(view, min_channel(view), P, R))
+    pr, ps = _sharpen(clf, None, view, P, R, pr, ps)    # as a reading has them: refiner too
+    deck.weight = fit_weight(deck, embed(clf, view, P, R) @ deck.samples.T, pr, ps)
     return deck, {"cards": len(dets), "agree": agree, "ranks": len(deck.ranks),
-                  "suits": len(deck.suits), "piles_skipped": off}
+                  "suits": len(deck.suits), "weight": deck.weight, "piles_skipped": off}

@@ -117,6 +117,8 @@ class Classifier:
         self.refiner = None
         """The second look at each index (:class:`companion.vision.refine.Refiner`), when
         ``models/`` has one."""
+        self.fingerprint = ""
+        """The SHA-256 of the network's file: a deck's calibration holds for this one only."""
 
     def predict(self, F):
         """(rank_probs (n, 14), suit_probs (n, 5)) for feature rows F."""
@@ -139,6 +141,29 @@ class ConvClassifier(Classifier):
 
     def predict(self, F):  # pragma: no cover - it reads crops, not feature rows
         raise TypeError("the convolutional recognizer reads crops: use predict_crops")
+
+    def embed_crops(self, g, c):
+        """The network's hidden layer for each crop, as unit vectors (n, HIDDEN): what it has
+        seen of the index before its heads name it, to compare indices of one deck
+        (:mod:`companion.vision.calibrate`)."""
+        import numpy as np
+        hidden = self.hidden_layer()
+        if not len(g):
+            return np.zeros((0, 0), np.float32)
+        x = prepare(g, c)
+        h = []
+        for at in range(0, len(g), self.BATCH):
+            self.net.setInput(x[at:at + self.BATCH])
+            h.append(self.net.forward(hidden).reshape(len(x[at:at + self.BATCH]), -1))
+        h = np.concatenate(h).astype(np.float32)
+        return h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-6)
+
+    def hidden_layer(self) -> str:
+        """The name OpenCV gives the hidden layer's output (``hr`` in the ONNX graph)."""
+        for name in self.net.getLayerNames():
+            if name.split("!")[-1] == "hr":
+                return name
+        raise ValueError("the recognizer's graph has no hidden layer named hr")
 
     def predict_crops(self, g, c):
         import numpy as np
@@ -221,9 +246,11 @@ def load(model_dir: str | None = None, recognizer: str | None = None) -> Classif
         import cv2
         net, meta = load_checked(model_dir, CNN_FILE, CNN_META, sums, cv2.dnn.readNetFromONNX)
         clf = ConvClassifier(net, meta)
+        clf.fingerprint = sums[CNN_FILE]
     else:
         net, meta = load_checked(model_dir, MODEL_FILE, META_FILE, sums)
         clf = Classifier(net, meta)
+        clf.fingerprint = sums.get(MODEL_FILE, "")
     from .refine import load as load_refiner
     clf.refiner = load_refiner(model_dir)
     _CACHE[model_dir, recognizer] = clf

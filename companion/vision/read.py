@@ -194,7 +194,7 @@ def _sharpen(clf, deck, rgb, pips, ranks, pr, ps):
     if getattr(clf, "refiner", None) is not None:
         pr, ps = clf.refiner.sharpen(rgb, pips, ranks, pr, ps)
     if deck is not None:
-        pr, ps = deck.sharpen(rgb, pips, ranks, pr, ps)
+        pr, ps = deck.sharpen(clf, rgb, pips, ranks, pr, ps)
     return pr, ps
 
 

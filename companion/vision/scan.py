@@ -6,6 +6,7 @@ This is the entry point for other commands: ``companion play``'s ``scan``, ``hin
 
 from __future__ import annotations
 
+from . import VisionError
 from .config import DEFAULT, ReadConfig
 
 
@@ -19,7 +20,8 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
     known from the argument or the sheet's QR code). ``threshold``: confidence below which a
     card is marked uncertain (default ``config.threshold``). ``deck``: the
     name of a deck calibration (``companion scan --calibrate``) used when it exists; None for
-    the model alone. ``deck_used`` in the result names the calibration used, if any.
+    the model alone. ``deck_used`` in the result names the calibration used, if any;
+    ``deck_ignored`` says why the default calibration was not (made with other model files).
     ``config``: the reading's thresholds and switches
     (:class:`~companion.vision.config.ReadConfig`).
     """
@@ -78,12 +80,21 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
             return cv2.resize(big, size, interpolation=interp)
 
         from .calibrate import load_deck
-        cal = load_deck(deck)
-        cards = read_photo(rgb, decks=decks, threshold=threshold, finer=finer, deck=cal,
+        from .model import load
+        clf = load()
+        ignored = None
+        try:
+            cal = load_deck(deck, clf)
+        except VisionError as exc:
+            if deck != "default":   # a deck asked for by name is used, or the reading stops
+                raise
+            cal, ignored = None, str(exc)   # the deck used unasked: read without it, and say
+        cards = read_photo(rgb, clf, decks=decks, threshold=threshold, finer=finer, deck=cal,
                            detail=1 / info["scale"] if camera is None else 1.0, ahead=ahead,
                            backs=backs, config=config)
         piles = map_piles(cards, key, rgb, config=config) if key and cards else None
         if later is not None:
             sheet = later.result()
     return {"image": rgb, "info": info, "sheet": sheet, "cards": cards, "piles": piles,
-            "variant": key, "deck_used": cal.name if cal is not None else None}
+            "variant": key, "deck_used": cal.name if cal is not None else None,
+            "deck_ignored": ignored}
