@@ -129,6 +129,10 @@ def play_game(key: str, options: dict, seed: int, *, samples: int = DEFAULT_SAMP
             raise BenchError(f"{v.identity} seed {seed}: the player's view and the deal part "
                              f"ways after {h.move} (move {len(line)}); this bench cannot play "
                              f"the variant")
+    else:
+        over = real.outcome()  # (the last move the cap allows may end the game)
+        if over is not None:
+            result = "won" if over.won else "lost"
     rec = {"variant": v.identity, "seed": seed, "samples_per_hint": samples,
            "budget": seconds, "max_moves": max_moves, "result": result, "moves": len(line),
            "hint_seconds": times, "samples": sampled, "undecided": undecided, "line": line}
