@@ -298,11 +298,13 @@ class VariantOrGame(click.ParamType):
               help="Deals of the unseen cards to try (without --peek).")
 @click.option("--timeout", type=SECONDS, default=1.0, show_default=True, callback=_positive,
               help="About how many seconds the hint may take in all (more: surer).")
+@click.option("--explain", is_flag=True,
+              help="Add a line on why this move beat the runner-up.")
 @click.option("--seed-samples", "rng_seed", type=int, default=None, hidden=True)
 @display_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def hint(target, variant_opt, seed, pysol, position_file, photo, after, options, db, peek,
-         samples, timeout, rng_seed, as_json):
+         samples, timeout, explain, rng_seed, as_json):
     """The best next move, with its reason and a verdict: in a game of VARIANT,
     or in the saved game ID (as `companion play` recorded it).
 
@@ -314,7 +316,13 @@ def hint(target, variant_opt, seed, pysol, position_file, photo, after, options,
     open game (nothing face down) the verdict is always exact. When the budget
     allows, the reason says when the move is the only one that keeps the game
     winnable (proved: every other move loses), or the only one that won in any
-    sample.
+    sample. --explain adds a line on why the move beat the runner-up.
+
+    The hint knows the game's past (a saved game's moves, or --after): it never
+    leads round in circles. A move back to a position already met in the game
+    is suggested only when it won in more samples than any other move. Where
+    every sample is lost, or every move leads back, it suggests nothing and
+    says so: "no move improves the position: the game looks lost".
 
     A saved game's ID (`companion games` lists them) gives the hint for the
     position you reached, from the moves and cards you recorded; the game
@@ -334,6 +342,7 @@ def hint(target, variant_opt, seed, pysol, position_file, photo, after, options,
       companion hint golf --photo table.jpg
       companion hint streets-and-alleys --seed 3
       companion hint klondike --seed 42 --peek --json
+      companion hint 3 --explain
     """
     from ..solver.hints import hint as make_hint
     from ..solver.search import SolverError
@@ -370,6 +379,8 @@ def hint(target, variant_opt, seed, pysol, position_file, photo, after, options,
     if header:
         click.echo(d.text(header))
     click.echo(d.text(h.text()))
+    if explain and h.why and h.move is not None:
+        click.echo(d.text(f"Why: {h.why}"))
     if waiting:
         click.echo(f"`companion resume {value}` goes on with the game and asks for it.")
         click.get_current_context().exit(1)

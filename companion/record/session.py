@@ -1496,11 +1496,13 @@ def solver_hint(pos, symbols: bool = True) -> str | None:
     fn = getattr(solver_hints, "hint", None)
     if fn is None:
         return None
+    # The copy keeps the moves played: the hint reads the game's past so as not to lead
+    # round in circles.
     try:
         try:
-            result = fn(pos.copy(), symbols=symbols)
+            result = fn(pos.copy(stack=True), symbols=symbols)
         except TypeError:
-            result = fn(pos.copy())
+            result = fn(pos.copy(stack=True))
     except CompanionError as exc:
         return f"No hint: {exc}"
     if result is None:

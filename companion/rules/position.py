@@ -135,9 +135,18 @@ class Position:
     # ------------------------------------------------------------------ identity
     def key(self) -> bytes:
         """A compact, hashable image of the state (what the solver stores)."""
+        return self._key_of(self.piles, self.down, self.pass_no, self.idle)
+
+    def _key_of(self, piles, down, pass_no, idle) -> bytes:
         unlimited = self.engine.passes == 0
-        tail = bytes((0 if unlimited else min(self.pass_no, 255), self.idle))
-        return bytes(self.down) + b"\xff".join(map(bytes, self.piles)) + tail
+        tail = bytes((0 if unlimited else min(pass_no, 255), idle))
+        return bytes(down) + b"\xff".join(map(bytes, piles)) + tail
+
+    def keys_met(self) -> list[bytes]:
+        """The :meth:`key` of each position the moves played here started from, oldest first
+        (reveals included): the game's past, which the hint reads so as not to go round in
+        circles."""
+        return [self._key_of(*entry[:4]) for entry in self._stack]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.engine is other.engine \

@@ -18,6 +18,14 @@ every one of them is proved lost, the reason says the move is "the only move tha
 game winnable". With samples, the weaker "the only move that won in any sample" is said only
 when every sample was decided and, in each sample the move won, every other move was proved
 lost there. Neither is ever said without those proofs.
+
+The hint knows the game's past (the positions its moves started from: ``Position.keys_met``,
+or ``met``) and never leads round in circles: a move back to a position already met in the
+game (the undo of the last move among them) is proposed only where it won in strictly more
+samples than the best other move, counting for it only the samples where no other move was
+found to win, and never back to a position met twice already. Where every sample is lost, or
+every move leads back, the hint proposes nothing and says so: "no move improves the position:
+the game looks lost".
 """
 
 from __future__ import annotations
@@ -34,8 +42,8 @@ from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, knowledge, 
 @dataclass
 class Hint:
     move: str | None
-    """The suggested move in canonical notation (None when the game is over or waits for a
-    card to be named)."""
+    """The suggested move in canonical notation (None when the game is over, waits for a
+    card to be named, or no move improves the position: ``looks_lost``)."""
     reason: str
     """One line on what the move does, for a player."""
     verdict: str
@@ -62,12 +70,19 @@ class Hint:
     """With ``only`` = ``winnable`` or ``samples``: how many other legal moves were proved
     lost."""
     seconds: float = 0.0
+    looks_lost: bool = False
+    """No move is proposed though the game goes on: every sample was lost, or every legal move
+    leads back to a position already met in the game."""
+    why: str = ""
+    """One line on why this move beat the runner-up (``hint --explain``). With samples, each
+    sample won counts for one move, the first of the win found there."""
 
     def to_json(self) -> dict:
         return {"move": self.move, "reason": self.reason, "verdict": self.verdict,
                 "basis": self.basis, "chance": self.chance, "samples": self.samples,
                 "wins": self.wins, "undecided": self.undecided, "peeked": self.peeked,
                 "line": self.line, "only": self.only, "others_lost": self.others_lost,
+                "looks_lost": self.looks_lost, "why": self.why,
                 "seconds": round(self.seconds, 3)}
 
     def text(self) -> str:
@@ -182,17 +197,64 @@ def _over_basis(over) -> str:
     return f"{'Won' if over.won else 'Lost'}: {over.why}." + score
 
 
+# -- the game's past ---------------------------------------------------------------------------------
+
+LOOKS_LOST = "No move improves the position: the game looks lost."
+
+
+def returning(pos, legal, met: Counter) -> dict:
+    """The moves of ``legal`` that lead back to a position already met in the game (``met``:
+    how often each position's key was met), each with how often its position was met."""
+    out = {}
+    if not met:
+        return out
+    for m in legal:
+        q = pos.copy()
+        q.push_raw(m)
+        n = met.get(q.key(), 0)
+        if n:
+            out[m] = n
+    return out
+
+
+def _winning_child(pos, moves, until: float):
+    """The first of ``moves`` found to win in ``pos`` (every card known) before ``until``
+    (a ``time.perf_counter()`` value), with its winning line: (move, line), or None."""
+    for n, m in enumerate(moves):
+        left = until - time.perf_counter()
+        if left <= 0:
+            return None
+        q = pos.copy()
+        q.push_raw(m)
+        # each move left gets an equal share of the time left: one slow search must not
+        # starve the others
+        r = solve(q, Limits(seconds=left / (len(moves) - n)), short=False,
+                  stop=lambda: time.perf_counter() > until)
+        if r.verdict == WON:
+            return m, [pos.engine.text(m), *r.moves]
+    return None
+
+
+def _back_note(pos, m) -> str:
+    return f"{pos.engine.text(m)} leads back to a position already met in this game"
+
+
 # -- the hint ------------------------------------------------------------------------------------------
 
 def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
-         rng_seed: int | None = None, symbols: bool = True) -> Hint:
-    """The best next move in ``pos`` (left unchanged) within about ``seconds``."""
+         rng_seed: int | None = None, symbols: bool = True, met=None) -> Hint:
+    """The best next move in ``pos`` (left unchanged) within about ``seconds``.
+
+    ``met``: the keys (:meth:`Position.key`) of the positions met so far in the game, each
+    as often as it was met; by default those the moves played on ``pos`` started from
+    (:meth:`Position.keys_met`: a game replayed from its moves, as `companion hint ID` and
+    `companion play` have it)."""
     start = time.perf_counter()
     over = pos.outcome()
     if over is not None:
-        return Hint(None, "The game is won." if over.won else
-                    "The game is over: no move can change it.", WON if over.won else LOST,
-                    _over_basis(over), seconds=time.perf_counter() - start)
+        reason = "The game is won." if over.won else "The game is over: no move can change it."
+        return Hint(None, reason, WON if over.won else LOST, _over_basis(over), why=reason,
+                    seconds=time.perf_counter() - start)
     if peek and any(UNKNOWN in p for p in pos.piles):
         raise SolverError("--peek needs every card known, and this position has cards not "
                           "seen yet (??); leave out --peek to sample them")
@@ -200,21 +262,34 @@ def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
     pending = pos.pending_reveals()
     if pending:
         name = pos.variant.pile_names[pending[0][0]]
-        return Hint(None, f"First name the card turned up on {name} (e.g. {name}=9c).",
-                    UNKNOWN_VERDICT, "Unknown: a hint needs every face-up card named.",
+        reason = f"First name the card turned up on {name} (e.g. {name}=9c)."
+        return Hint(None, reason, UNKNOWN_VERDICT,
+                    "Unknown: a hint needs every face-up card named.", why=reason,
                     seconds=time.perf_counter() - start)
+    met = Counter(pos.keys_met() if met is None else met)
     if not slots and (peek or not shuffles_later(pos.variant)):
-        return _exact(pos, seconds, start, peek, symbols)
-    return _sampled(pos, slots, samples, seconds, start, rng_seed, symbols)
+        return _exact(pos, seconds, start, peek, symbols, met)
+    return _sampled(pos, slots, samples, seconds, start, rng_seed, symbols, met)
 
 
-def _exact(pos, seconds, start, peek, symbols) -> Hint:
+def _exact(pos, seconds, start, peek, symbols, met) -> Hint:
     r = solve(pos, Limits(seconds=seconds))
     what = "--peek: every card known" if peek else "nothing is hidden"
-    alone = "legal" if len(pos.raw_moves()) == 1 else None
+    legal = pos.raw_moves()
+    back = returning(pos, legal, met)
+    free = [m for m in legal if m not in back]
+    alone = "legal" if len(legal) == 1 else None
     if r.verdict == WON:
-        m = r.raw[0]
-        found = f"Won: a winning line of {_count(len(r.moves), 'move')} exists"
+        m, line = r.raw[0], r.moves
+        if m in back and free:
+            # A proved win that starts by going back: a winning move that makes progress is
+            # preferred when one is found in the time left (a win back is still a win).
+            kn = knowledge(pos.variant)
+            found = _winning_child(pos, sorted(free, key=lambda x: -kn.score(pos, x)),
+                                   start + seconds)
+            if found is not None:
+                m, line = found
+        found = f"Won: a winning line of {_count(len(line), 'move')} exists"
         basis = f"{found} ({what}); `companion solve` prints one."
         lost = 0
         if alone is None:
@@ -224,23 +299,42 @@ def _exact(pos, seconds, start, peek, symbols) -> Hint:
                 alone, lost = "winnable", n
                 basis = (f"{found}, and {_others(n)} was proved lost ({what}); "
                          f"`companion solve` prints one.")
-        return Hint(r.moves[0], _reason(pos, m, symbols, alone), WON, basis, chance=1.0,
-                    peeked=peek, line=r.moves, only=alone, others_lost=lost,
-                    seconds=time.perf_counter() - start)
-    m = _heuristic_move(pos)
+        why = f"it starts a winning line of {_count(len(line), 'move')} (proved)"
+        if alone == "winnable":
+            why += f"; {_others(lost)} was proved lost"
+        return Hint(line[0], _reason(pos, m, symbols, alone), WON, basis, chance=1.0,
+                    peeked=peek, line=line, only=alone, others_lost=lost,
+                    why=f"{line[0]}: {why}.", seconds=time.perf_counter() - start)
     if r.verdict == LOST:
         # (the proof in its own words, as `companion solve` prints it: its count of
         # positions, not the sum over every search that ran beside it)
         proof = (f"{r.reason} ({what})" if r.reason else
                  f"no line wins ({_count(r.states, 'position')} searched, {what})")
-        basis = (f"Lost: {stuck_reason(pos, r.stuck, symbols)} ({what}); this move keeps the "
-                 "most options." if r.stuck else
-                 f"Lost: {proof}; this move keeps the most options.")
-        return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), LOST, basis,
-                    chance=0.0, peeked=peek, only=alone, seconds=time.perf_counter() - start)
+        lost_why = (f"Lost: {stuck_reason(pos, r.stuck, symbols)} ({what})" if r.stuck else
+                    f"Lost: {proof}")
+        if not free:
+            reason = "No move improves the position: the game is lost."
+            return Hint(None, reason, LOST, f"{lost_why}; every legal move ({_texts(pos, legal)}) "
+                        f"leads back to a position already met in this game.", chance=0.0,
+                        peeked=peek, looks_lost=True, why=reason,
+                        seconds=time.perf_counter() - start)
+        m = _heuristic_move(pos, free)
+        return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), LOST,
+                    f"{lost_why}; this move keeps the most options.", chance=0.0, peeked=peek,
+                    only=alone, why=f"{pos.engine.text(m)}: the game is proved lost; this move "
+                                    f"keeps the most options.",
+                    seconds=time.perf_counter() - start)
     basis = f"Unknown: the search ran out of time after {r.nodes} positions ({what})."
+    if not free:
+        return Hint(None, LOOKS_LOST, UNKNOWN_VERDICT,
+                    f"{basis} Every legal move ({_texts(pos, legal)}) leads back to a position "
+                    f"already met in this game.", peeked=peek, looks_lost=True,
+                    why=LOOKS_LOST, seconds=time.perf_counter() - start)
+    m = _heuristic_move(pos, free)
     return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), UNKNOWN_VERDICT, basis,
-                peeked=peek, only=alone, seconds=time.perf_counter() - start)
+                peeked=peek, only=alone,
+                why=f"{pos.engine.text(m)}: the search ran out of time; this move keeps the "
+                    f"most options.", seconds=time.perf_counter() - start)
 
 
 def _count(n: int, noun: str) -> str:
@@ -251,19 +345,29 @@ def _others(n: int) -> str:
     return "the other legal move" if n == 1 else f"each of the {n} other legal moves"
 
 
-def _heuristic_move(pos):
+def _texts(pos, moves) -> str:
+    return ", ".join(pos.engine.text(m) for m in moves)
+
+
+def _heuristic_move(pos, moves=None):
     kn = knowledge(pos.variant)
-    ms = pos.raw_moves()
+    ms = pos.raw_moves() if moves is None else moves
     return max(ms, key=lambda m: kn.score(pos, m))
 
 
-def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
+def _sampled(pos, slots, k, seconds, start, rng_seed, symbols, met) -> Hint:
     rng = random.Random(rng_seed)
     pool = unseen_cards(pos, slots)
     legal = pos.raw_moves()
+    back = returning(pos, legal, met)
+    free = [m for m in legal if m not in back]
+    kn = knowledge(pos.variant)
     k = max(1, k)
     per = max(seconds / k, 0.01)
-    votes: Counter = Counter()
+    votes: Counter = Counter()  # samples won, by the first move of the win found
+    # samples won only through a move back to a position already met: no other move was
+    # found to win there
+    back_wins: Counter = Counter()
     won_any = undecided = 0
     deadline = start + seconds * 1.5
     done = 0
@@ -276,35 +380,84 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
         done += 1
         if r.verdict == WON:
             won_any += 1
-            votes[r.raw[0]] += 1
-            won_samples.append(q)
+            first = r.raw[0]
+            if first in back:
+                # The win found goes back first: does a move that makes progress win too?
+                order = sorted(free, key=lambda m: (-votes[m], -kn.score(q, m)))
+                found = _winning_child(q, order, min(deadline, time.perf_counter() + per))
+                if found is None:
+                    back_wins[first] += 1
+                else:
+                    votes[found[0]] += 1
+                    won_samples.append(q)
+            else:
+                votes[first] += 1
+                won_samples.append(q)
         elif r.verdict == UNKNOWN_VERDICT:
             undecided += 1
         if time.perf_counter() > deadline:
             break
-    if votes:
-        m, wins = votes.most_common(1)[0]
+    what = (f"deal{'s' if done != 1 else ''} of the {_count(len(pool), 'unseen card')}"
+            if pool else f"shuffle{'s' if done != 1 else ''} of the redeals")
+    ranked = votes.most_common()
+    # A move back counts only where it won strictly more, and never back to a position met
+    # twice already: the hint has gone on from there twice, so going back is a circle.
+    backs = sorted(((n, m) for m, n in back_wins.items() if back[m] < 2),
+                   key=lambda x: -x[0])
+    went_back = bool(backs) and backs[0][0] > (ranked[0][1] if ranked else 0)
+    if went_back:
+        wins, m = backs[0]
+    elif ranked:
+        m, wins = ranked[0]
     else:
-        m, wins = _heuristic_move(pos), 0
-    if m not in legal:  # cannot happen: the samples share the legal moves
-        m = legal[0]
+        wins = 0
+        m = _heuristic_move(pos, free) if free else None
+    if m is None or (won_any == 0 and undecided == 0):
+        if won_any == 0 and undecided == 0:
+            basis = f"None of {done} {what} wins."
+            why = f"Every one of the {done} samples was lost"
+        else:
+            basis = (f"Every legal move ({_texts(pos, legal)}) leads back to a position "
+                     f"already met in this game.")
+            why = "Every legal move leads back to a position already met in this game"
+        basis += " Thoughtful play: each sample is solved knowing its cards."
+        return Hint(None, LOOKS_LOST, UNKNOWN_VERDICT, basis,
+                    chance=0.0 if not undecided else None, samples=done,
+                    undecided=undecided, looks_lost=True, why=f"{why}.",
+                    seconds=time.perf_counter() - start)
     # With no win and some sample undecided, the chance is not known (the text says so):
     # no 0 % in the JSON either.
     chance = None if (wins == 0 and undecided) else wins / done
     verdict = UNKNOWN_VERDICT  # samples estimate a chance; they prove nothing
-    what = (f"deal{'s' if done != 1 else ''} of the {_count(len(pool), 'unseen card')}"
-            if pool else f"shuffle{'s' if done != 1 else ''} of the redeals")
     basis = f"Wins in {wins} of {done} {what} "
     if undecided:
         basis += (f"(estimated chance at least {chance:.0%}: {undecided} undecided)." if wins
                   else f"({undecided} undecided: the chance is not known).")
     else:
         basis += f"(estimated chance {chance:.0%})."
-    if won_any == 0 and undecided == 0:
-        basis = f"None of {done} {what} wins: the game looks lost; this move keeps the " \
-                f"most options."
+    text = pos.engine.text(m)
+    if went_back:
+        basis += (" It leads back to a position already met in this game, and won only "
+                  "where no other move was found to win.")
+    elif backs:
+        n, b = backs[0]
+        basis += f" {_back_note(pos, b)}: it won in {n} where no other move was found to win."
+    # the runner-up: the next move by samples won, moves back included
+    rivals = [(n, x) for x, n in ranked if x != m] + [(n, x) for n, x in backs if x != m]
+    rivals.sort(key=lambda x: -x[0])
+    if wins:
+        # (each sample won counts for one move: the first of the win found there)
+        why = f"{text} led the win found in {wins} of {done} samples"
+        why += (f"; the runner-up, {pos.engine.text(rivals[0][1])}, in {rivals[0][0]}"
+                if rivals else "; no other move led one")
+        if went_back:
+            why += " (it leads back to a position already met, but wins more)"
+    else:
+        why = (f"{text}: no sample was won ({_count(undecided, 'undecided')}); this move "
+               f"keeps the most options")
     alone, lost = ("legal" if len(legal) == 1 else None), 0
-    if alone is None and wins and not undecided and len(votes) == 1:
+    if alone is None and wins and not undecided and len(votes) == 1 and not back_wins \
+            and not went_back:
         # Every sample was decided and only this move ever came first in a win; say it is
         # the only one that won only if every other move is proved lost in each sample it
         # won (a sample lost as a whole is lost whatever the move).
@@ -317,6 +470,6 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols) -> Hint:
             alone, lost = "samples", n
             basis += f" {_others(n).capitalize()} lost in every sample."
     basis += " Thoughtful play: each sample is solved knowing its cards."
-    return Hint(pos.engine.text(m), _reason(pos, m, symbols, alone), verdict, basis,
+    return Hint(text, _reason(pos, m, symbols, alone), verdict, basis,
                 chance=chance, samples=done, wins=wins, undecided=undecided, only=alone,
-                others_lost=lost, seconds=time.perf_counter() - start)
+                others_lost=lost, why=f"{why}.", seconds=time.perf_counter() - start)
