@@ -43,7 +43,8 @@ def calibrated(design):
     except VisionError as e:
         return None, f"refused: {e}"
     return deck, (f"{got['cards']} cards placed, {got['agree']} read as dealt by the model "
-                  f"alone; {got['ranks']} ranks, {got['suits']} suits taught")
+                  f"alone; {got['ranks']} ranks, {got['suits']} suits taught, weight "
+                  f"{got['weight']:g}")
 
 
 def run_design(design, scenes: int, base: int, clf, deck=None):
