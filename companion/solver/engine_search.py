@@ -66,13 +66,6 @@ BEAM_G = 0.5
 # as the dive's measure: 185 and 190, the same within the runs' spread.
 DIVE_G = 0.5
 
-
-# The best-first whole search of an open game (``order``) also offers composite children that
-# dig out a card the foundations want (see ``dig_children`` in :func:`_steps`). Streets and
-# Alleys, seeds 1-120: with them at 16,000 positions a deal, 32 won and 53 proved lost in 101
-# CPU seconds; without them at 20,000, 26 won and 54 lost in 111 s.
-DIGS = True
-
 # The depth-first searches of an open game whose foundations build up in suit also offer
 # supermoves (see ``Knowledge.supermoves``) where the rules allow them, scored as the unit
 # move plus SUPER_BONUS. Streets and Alleys seeds 1-60, the whole depth-first search alone
@@ -80,11 +73,6 @@ DIGS = True
 # 13 (100).
 SUPERMOVES = True
 SUPER_BONUS = 25
-# Whether the whole depth-first search (not only the narrow look) offers them. Seeds 1-200,
-# 5 s a deal: 166 resolved either way, but not the same deals (with them 18, 33 and 151
-# are won; without, 107, 115 and 138).
-SUPER_WHOLE = True
-
 
 # Whether the safe moves are looked for among the moves up alone (where they are all moves
 # up, ``Knowledge.safe_up``), all the legal moves generated only once none is safe: the same
@@ -95,10 +83,6 @@ SUPER_WHOLE = True
 # G instructions; at 4,000 positions on four Streets and Alleys deals (one card at a time),
 # 2.45 -> 2.48 G (with the interpreter's start, some 1.6 G, in each).
 SETTLE_UP_FIRST = True
-
-# Whether a best-first search generates a stored position's legal moves only when it expands
-# it (see ``settle`` in :func:`_steps`), the safe moves played before from the moves up alone.
-DEFER_MOVES = True
 
 
 def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
@@ -272,9 +256,15 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     spaces_alike = kn.sort_tableau
     rank = kn.rank
 
-    digs = strategy == "order" and DIGS
-    supers = SUPERMOVES and strategy == "depth" and kn.supermoves_ok and kn.dig \
-        and (narrow or SUPER_WHOLE)
+    # The best-first whole search of an open game (``order``) also offers composite children
+    # that dig out a card the foundations want (``dig_children``). Streets and Alleys, seeds
+    # 1-120: with them at 16,000 positions a deal, 32 won and 53 proved lost in 101 CPU
+    # seconds; without them at 20,000, 26 won and 54 lost in 111 s.
+    digs = strategy == "order"
+    # The whole depth-first search offers supermoves too, not only the narrow look. Seeds
+    # 1-200, 5 s a deal: 166 resolved either way, but not the same deals (with them 18, 33
+    # and 151 are won; without, 107, 115 and 138).
+    supers = SUPERMOVES and strategy == "depth" and kn.supermoves_ok and kn.dig
 
     def dig_children(ms, need):
         """Composite children: the cards above a card the foundations want (at most three)
@@ -423,9 +413,10 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         # 170 and 165, in more time.)
         lazy = jitter is None and (kn.probe or not kn.macro)
         # Lazier still where the safe moves need only the moves up (see ``settle``): a
-        # position's legal moves too are generated only when it is expanded. (A position
-        # with no legal move is then stored, and found to have none when expanded.)
-        defer = lazy and DEFER_MOVES and kn.safe_up
+        # position's legal moves too are generated only when it is expanded, the safe moves
+        # played before from the moves up alone. (A position with no legal move is then
+        # stored, and found to have none when expanded.)
+        defer = lazy and kn.safe_up
         heap = [(0, kn.progress(work, measure), 0, work, None, kids, 0)]
         root_pos = work
         while heap:

@@ -40,7 +40,6 @@ from .results import SLICE, UNKNOWN_VERDICT, WON, SolveResult
 # slices a round: 191 and 187 (foundation returns). First in the round (4 slices, and a look
 # that stopped at its first budget): 186 and 186 without returns, the median time a deal
 # 0.02 -> 0.14 s (most deals are won by the other looks at once).
-LEAN = True
 LEAN_WIDTH = 3
 # Its first budget. Klondike-Solver searches once, with 1,000,000 positions; begun with 10,000
 # and doubled, the lean look did much of its work again. The 33 hardest of Klondike seeds

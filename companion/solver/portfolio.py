@@ -17,7 +17,7 @@ from .fast_open import _exhaust
 from .fast_pyramid import _exhaust_pairs, _exhaust_pyramid
 from .fast_talon import _exhaust_talon
 from .knowledge import knowledge
-from .lean import LEAN, _lean
+from .lean import _lean
 from .results import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, SolveResult
 from .stuck import stuck_reason
 
@@ -89,7 +89,7 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
         plan = [("pyramid", False)]  # (Pyramid, passes limited: :func:`_exhaust_pyramid`)
     elif kn.narrowable:
         plan = [(how, True) for how in NARROW_LOOKS] + plan
-        if kn.lean and LEAN:
+        if kn.lean:
             plan.insert(LEAN_AT, ("lean", True))
 
     return _drive(pos, limits, stop, short, prefer, plan)
@@ -145,10 +145,10 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     proof_line: set[bytes] | None = set() if sum(whole) > 1 else None
 
     open_game = ("order", False) in plan and len(plan) > 1   # see :func:`solve`
-    fast_prover = FAST_PROVER and open_game and knowledge(pos.variant).exhaustible(pos)
+    fast_prover = open_game and knowledge(pos.variant).exhaustible(pos)
     # (the search of the whole space alone: no other whole search shares its positions)
     on_bytes = knowledge(pos.variant).talon_exhaustible(pos)  # (Klondike's searches on bytes)
-    fast_talon = FAST_TALON and sum(whole) == 1 and on_bytes
+    fast_talon = sum(whole) == 1 and on_bytes
 
     def run(i, how, narrow):
         if how == "sink":
@@ -317,11 +317,10 @@ OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10, "quick": 20}
 # 186 resolved (85 won, 101 lost), against 181 (83 / 98) with the prover of ``_steps``;
 # seeds 201-400: 188 (101 / 87) against 185. With 7 slices: 182 on 1-200; with 18: 185
 # (before the fast prover's digging order), with 40: 184.
-FAST_PROVER = True
+EXHAUST_SHARE = 28
 # Whether the quick shaken look (see OPEN_SHARES) runs beside the shaken one where the fast
 # whole search may run.
 FAST_SHAKEN = True
-EXHAUST_SHARE = 28
 
 # Where a stock is dealt to a waste (Klondike; see ``Knowledge.talon_exhaustible``), the
 # prover is :func:`_exhaust_talon`, with TALON_SHARE slices a round in place of the prover's
@@ -333,7 +332,6 @@ EXHAUST_SHARE = 28
 # prover of ``_steps``; with this one and 2 slices 187 / 190, 12 slices 190 / 191, 16
 # 189 / 191, 24 188 / 190, 32 186 / 189. Default rules (no returns): 191 / 190 before,
 # 191 / 191 with 8 or 12 slices.
-FAST_TALON = True
 TALON_SHARE = 12
 # Golf's whole search on numbers (:func:`_exhaust_sink`) where it may run (False: through
 # the engine, best-first).

@@ -95,7 +95,6 @@ from .knowledge import _KNOWN, Knowledge, knowledge
 from .lean import _lean, _lean_bytes, _lean_engine, _lean_moves
 from .lines import JUMP, _cut, shorten
 from .portfolio import (
-    FAST_TALON,
     LEAN_BYTES_SHARE,
     NARROW_SHARES,
     TALON_SHARE,
@@ -109,7 +108,6 @@ from .stuck import stuck_reason
 from .supermoves import _chain
 
 __all__ = [
-    "FAST_TALON",
     "JUMP",
     "LEAN_BYTES_SHARE",
     "LOST",
