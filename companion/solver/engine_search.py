@@ -13,6 +13,7 @@ import time
 from ..cards import UNKNOWN
 from ..rules.engine import MOVE, STOCK
 from ..rules.explain import win_test
+from . import config
 from .knowledge import knowledge
 from .lines import JUMP, _first, _line, shorten
 from .ordering import _SCORE, _SCORE_AND_TURNS
@@ -66,23 +67,8 @@ BEAM_G = 0.5
 # as the dive's measure: 185 and 190, the same within the runs' spread.
 DIVE_G = 0.5
 
-# The depth-first searches of an open game whose foundations build up in suit also offer
-# supermoves (see ``Knowledge.supermoves``) where the rules allow them, scored as the unit
-# move plus SUPER_BONUS. Streets and Alleys seeds 1-60, the whole depth-first search alone
-# at 15,000 positions a deal: 7 won without them; with them 10 (bonus 0), 15 (25), 14 (50),
-# 13 (100).
-SUPERMOVES = True
+# A supermove's score: its unit move's plus SUPER_BONUS (see ``SearchConfig.supermoves``).
 SUPER_BONUS = 25
-
-# Whether the safe moves are looked for among the moves up alone (where they are all moves
-# up, ``Knowledge.safe_up``), all the legal moves generated only once none is safe: the same
-# searches, position for position. Klondike draw 3 seed 150 with foundation returns, the
-# whole search alone: 59,924 calls of the engine's generator for 38,726 positions settled
-# before, 18,345 after. Only where units of several cards move (their moves cost the most to
-# generate): callgrind, the portfolio at 2,000 positions on six Klondike deals, 8.53 -> 7.97
-# G instructions; at 4,000 positions on four Streets and Alleys deals (one card at a time),
-# 2.45 -> 2.48 G (with the interpreter's start, some 1.6 G, in each).
-SETTLE_UP_FIRST = True
 
 
 def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
@@ -116,7 +102,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     root_pass = pos.pass_no  # (a pass begun after it began in the search: see settle)
 
     gen_up = eng.gen_up
-    up_first = kn.safe_up and SETTLE_UP_FIRST and pos.variant.tableau is not None \
+    up_first = kn.safe_up and config.CONFIG.settle_up_first \
+        and pos.variant.tableau is not None \
         and pos.variant.tableau.move != "single"
 
     def settle(root=False, defer=False):
@@ -264,7 +251,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     # The whole depth-first search offers supermoves too, not only the narrow look. Seeds
     # 1-200, 5 s a deal: 166 resolved either way, but not the same deals (with them 18, 33
     # and 151 are won; without, 107, 115 and 138).
-    supers = SUPERMOVES and strategy == "depth" and kn.supermoves_ok and kn.dig
+    supers = config.CONFIG.supermoves and strategy == "depth" and kn.supermoves_ok and kn.dig
 
     def dig_children(ms, need):
         """Composite children: the cards above a card the foundations want (at most three)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from ..rules.engine import MOVE, PAIR, STOCK
+from . import config
 from .codes import _BYTE
 from .lines import _replayed
 from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, SolverError, SolveResult
@@ -157,9 +158,6 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
                         f"cards' classes, every one within reach), none is won")
 
 
-RELAXED = True
-
-
 def _exhaust_pyramid(pos, short, max_states, prefer=None):
     """The whole depth-first search where :meth:`Knowledge.pyramid_talon_exhaustible` holds
     (Pyramid with its passes limited), on the pyramid's cards left (a bit mask), the talon as
@@ -302,6 +300,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
     if prefer:
         order = {x: k for k, x in enumerate(prefer)}
         first.sort(key=lambda ch: order.get(ch[0][0], len(order)))
+    relaxed = config.CONFIG.relaxed
     stack = [iter(first)]
     path = [root]
     while stack:
@@ -315,7 +314,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
             path.append(mv)
             if won(m, tal):
                 return result(WON, f"won after searching {nodes} positions", path)
-            if RELAXED and not clearable(m, view.classes(tal)):
+            if relaxed and not clearable(m, view.classes(tal)):
                 path.pop()
                 cut += 1
                 continue

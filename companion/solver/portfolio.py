@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import time
 
+from . import config
 from .codes import has_unknown_cards
 from .engine_search import _steps
 from .fast_accordion import _exhaust_line
@@ -65,13 +66,14 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     # (``shaken``, see :data:`OPEN_SHARES`): the deals it wins soon under one order it may
     # not win for minutes under another; beside it the same restarts of the fast whole search
     # (``quick``, see :data:`OPEN_SHARES`).
+    cfg = config.CONFIG
     plan = [(strategy, False)]
     if kn.dig and strategy != "order" and not any(pos.down[i] for i in kn.T):
         plan.insert(0, ("order", False))
         if kn.supermoves_ok:
             plan.insert(1, ("depth", True))
         plan.append(("shaken", False))
-        if FAST_SHAKEN and kn.exhaustible(pos):
+        if cfg.fast_shaken and kn.exhaustible(pos):
             plan.append(("quick", False))   # (the shaken look on :func:`_exhaust`)
     elif kn.static and strategy == "depth":
         # Golf-like games (a waste nothing leaves, a tableau to clear): best-first, fewest
@@ -80,12 +82,13 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
         # search runs on numbers, not positions (:func:`_exhaust_sink`): it settles the
         # deals that one leaves unknown.
         memory = limits.memory_mb * 2**20 if limits.memory_mb is not None else None
-        plan = [("sink" if FAST_SINK and kn.sink_exhaustible(pos, memory) else "best", False)]
-    elif strategy == "depth" and FAST_LINE and kn.line_exhaustible(pos):
+        plan = [("sink" if cfg.fast_sink and kn.sink_exhaustible(pos, memory) else "best",
+                 False)]
+    elif strategy == "depth" and cfg.fast_line and kn.line_exhaustible(pos):
         plan = [("line", False)]  # (Accordion: see :func:`_exhaust_line`)
-    elif strategy == "depth" and FAST_PAIRS and kn.pairs_exhaustible(pos):
+    elif strategy == "depth" and cfg.fast_pairs and kn.pairs_exhaustible(pos):
         plan = [("pairs", False)]  # (Pyramid: see :func:`_exhaust_pairs`)
-    elif strategy == "depth" and FAST_PYRAMID and kn.pyramid_talon_exhaustible(pos):
+    elif strategy == "depth" and cfg.fast_pyramid and kn.pyramid_talon_exhaustible(pos):
         plan = [("pyramid", False)]  # (Pyramid, passes limited: :func:`_exhaust_pyramid`)
     elif kn.narrowable:
         plan = [(how, True) for how in NARROW_LOOKS] + plan
@@ -318,9 +321,6 @@ OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10, "quick": 20}
 # seeds 201-400: 188 (101 / 87) against 185. With 7 slices: 182 on 1-200; with 18: 185
 # (before the fast prover's digging order), with 40: 184.
 EXHAUST_SHARE = 28
-# Whether the quick shaken look (see OPEN_SHARES) runs beside the shaken one where the fast
-# whole search may run.
-FAST_SHAKEN = True
 
 # Where a stock is dealt to a waste (Klondike; see ``Knowledge.talon_exhaustible``), the
 # prover is :func:`_exhaust_talon`, with TALON_SHARE slices a round in place of the prover's
@@ -333,18 +333,6 @@ FAST_SHAKEN = True
 # 189 / 191, 24 188 / 190, 32 186 / 189. Default rules (no returns): 191 / 190 before,
 # 191 / 191 with 8 or 12 slices.
 TALON_SHARE = 12
-# Golf's whole search on numbers (:func:`_exhaust_sink`) where it may run (False: through
-# the engine, best-first).
-FAST_SINK = True
-# Accordion's searches on the line (:func:`_exhaust_line`) where they may run (False: the
-# depth-first search through the engine).
-FAST_LINE = True
-# Pyramid's search of the pyramid and the talon's cards (:func:`_exhaust_pairs`) where it may
-# run (False: the depth-first search through the engine).
-FAST_PAIRS = True
-# Pyramid's search with its passes limited (:func:`_exhaust_pyramid`), where it may run
-# (False: the depth-first search through the engine).
-FAST_PYRAMID = True
 
 # Slices a round the driver gives the searches that run alone (Golf's, Accordion's and
 # Pyramid's): the budgets are checked every 1,024 positions (Golf, some 2 ms; Pyramid, some

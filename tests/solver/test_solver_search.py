@@ -13,12 +13,13 @@ from solverhelp import (
     small_golf,
     small_klondike,
     small_streets,
+    switched,
 )
 
 from companion.cards import code_text
 from companion.rules import Position, deal, variant_keys
 from companion.rules.engine import MOVE
-from companion.solver import Limits, SolverError, engine_search, portfolio, search, solve
+from companion.solver import Limits, SolverError, portfolio, search, solve
 from companion.solver.search import _search, knowledge
 
 
@@ -488,7 +489,7 @@ def test_accordion_dealt_card_by_card_is_solved_and_the_line_replays(monkeypatch
     # the search through the engine (the deal a safe move, the folds that leave the most
     # folds first), where the searches on the line do not apply (tests/solver/
     # test_accordion_line.py has theirs).
-    monkeypatch.setattr(portfolio, "FAST_LINE", False)
+    switched(monkeypatch, fast_line=False)
     wins = 0
     for seed in (5, 17, 21, 35):
         pos = deal("accordion", seed)
@@ -546,7 +547,7 @@ def test_pyramid_card_with_no_partner_left_is_lost_at_once(monkeypatch):
     # search of the pyramid and the talon (the default) proves it too.
     pos = _pyramid_end({1: "6s", **EDGE, 28: "7h"})
     assert solve(pos, Limits(seconds=5)).verdict == "lost"
-    monkeypatch.setattr(portfolio, "FAST_PAIRS", False)
+    switched(monkeypatch, fast_pairs=False)
     r = solve(pos, Limits(seconds=5))
     assert r.verdict == "lost" and r.nodes == 0
 
@@ -558,7 +559,7 @@ def test_pyramid_partners_with_nothing_left_between_them_pair(monkeypatch):
     pos = _pyramid_end({1: "6s", 28: "7h"})
     assert [pos.engine.text(m) for m in pos.raw_moves()] == ["p1 p28", "s"]
     assert solve(pos, Limits(seconds=5)).moves == ["p1 p28"]
-    monkeypatch.setattr(portfolio, "FAST_PAIRS", False)
+    switched(monkeypatch, fast_pairs=False)
     r = solve(pos, Limits(seconds=5))
     assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
 
@@ -701,7 +702,7 @@ def test_supermoves_win_deals_single_moves_do_not_reach(monkeypatch):
         r = search._search(pos, Limits(seconds=None, nodes=10_000), None, None, False, "depth",
                            False)
         assert r.verdict == "won" and replays_to_a_win(pos, r.moves), seed
-    monkeypatch.setattr(engine_search, "SUPERMOVES", False)
+    switched(monkeypatch, supermoves=False)
     for seed in (18, 151):
         r = search._search(deal("streets-and-alleys", seed), Limits(seconds=None, nodes=10_000),
                            None, None, False, "depth", False)
@@ -816,7 +817,7 @@ def test_the_quick_shaken_look_wins_a_deal_the_portfolio_did_not(monkeypatch):
     pos = deal("streets-and-alleys", 158)
     r = solve(pos, Limits(seconds=None, nodes=200_000), short=False)
     assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
-    monkeypatch.setattr(portfolio, "FAST_SHAKEN", False)
+    switched(monkeypatch, fast_shaken=False)
     assert solve(pos, Limits(seconds=None, nodes=200_000)).verdict == "unknown"
 
 
@@ -866,7 +867,7 @@ def test_safe_moves_found_among_the_moves_up_alone_leave_every_search_the_same(
     # for position, as generating every legal move after each safe move.
     got = {}
     for up_first in (False, True):
-        monkeypatch.setattr(engine_search, "SETTLE_UP_FIRST", up_first)
+        switched(monkeypatch, settle_up_first=up_first)
         got[up_first] = [
             (r.verdict, r.nodes, r.states, r.moves)
             for r in (solve(deal(key, seed, options), Limits(seconds=None, nodes=1500),
