@@ -103,7 +103,7 @@ def main(argv=None):
                          "lean (the solver's own shares, a slice each, and the best of a "
                          "small grid are always shown)")
     args = ap.parse_args(argv)
-    from companion.solver.search import FAST_TALON, LEAN_BYTES_SHARE, NARROW_SHARES, TALON_SHARE
+    from companion.solver.search import LEAN_BYTES_SHARE, NARROW_SHARES, TALON_SHARE
     if args.load:
         with open(args.load) as f:
             saved = json.load(f)
@@ -134,7 +134,7 @@ def main(argv=None):
         print(f"  {name} alone: {resolved(data, only, budget)[0]} resolved")
     # (Klondike's prover is the fast whole search, with TALON_SHARE slices, and its lean
     # look plays on bytes, with LEAN_BYTES_SHARE)
-    own = tuple(TALON_SHARE if n == "prover" and FAST_TALON else
+    own = tuple(TALON_SHARE if n == "prover" else
                 LEAN_BYTES_SHARE if n == "lean" else NARROW_SHARES[n] for n in NAMES)
     settings = [("a slice each", (1,) * len(NAMES)), ("the solver's shares", own)]
     settings += [("--shares", tuple(float(x) for x in s.split(","))) for s in args.shares]

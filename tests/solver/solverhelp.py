@@ -4,9 +4,11 @@ for the solver's symmetries and automatic moves)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from companion.cards import CARDS, Card
 from companion.rules import Position
+from companion.solver import config
 
 
 def made(variant: str, piles: dict, *, options: dict | None = None, seed=None,
@@ -20,6 +22,12 @@ def made(variant: str, piles: dict, *, options: dict | None = None, seed=None,
     return Position.from_json({"variant": variant, "options": options or {}, "seed": seed,
                                "deal_version": 1, "piles": out,
                                "state": {"pass": pass_no, "idle": idle}})
+
+
+def switched(monkeypatch, **switches) -> None:
+    """Set the solver's switches (fields of :class:`~companion.solver.config.SearchConfig`)
+    for one test: ``switched(monkeypatch, fast_line=False)``."""
+    monkeypatch.setattr(config, "CONFIG", replace(config.CONFIG, **switches))
 
 
 def naive(pos: Position, cap: int = 20_000) -> str | None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import agrees_with_naive, made, replays_to_a_win
+from solverhelp import agrees_with_naive, made, replays_to_a_win, switched
 
 from companion.cards import CARDS, Card
 from companion.rules import deal
 from companion.rules.engine import FOLD, STOCK
-from companion.solver import Limits, search, solve
+from companion.solver import Limits, solve
 from companion.solver.search import _exhaust_line, knowledge
 
 
@@ -85,7 +85,7 @@ def test_accordion_deal_the_engine_search_leaves_unknown_is_won(monkeypatch):
     pos = deal("accordion", 141)
     r = solve(pos, Limits(seconds=120))
     assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
-    monkeypatch.setattr(search, "FAST_LINE", False)
+    switched(monkeypatch, fast_line=False)
     assert solve(pos, Limits(seconds=None, nodes=30_000)).verdict == "unknown"
 
 

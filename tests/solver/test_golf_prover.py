@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import agrees_with_naive, made, replays_to_a_win, run_out, small_golf
+from solverhelp import agrees_with_naive, made, replays_to_a_win, run_out, small_golf, switched
 
 from companion.cards import CARDS, Card
 from companion.rules import deal
 from companion.rules.engine import MOVE, STOCK
-from companion.solver import Limits, search, solve
+from companion.solver import Limits, solve
 from companion.solver.search import _exhaust_sink, _sink_classes, _steps, knowledge
 
 
@@ -62,7 +62,7 @@ def test_golf_deals_get_the_engine_searchs_verdicts(seed, verdict, monkeypatch):
     assert r.verdict == verdict and "positions" in r.reason
     if verdict == "won":
         assert replays_to_a_win(pos, r.moves)
-    monkeypatch.setattr(search, "FAST_SINK", False)
+    switched(monkeypatch, fast_sink=False)
     assert solve(pos, Limits(seconds=60)).verdict == verdict
 
 

@@ -9,6 +9,7 @@ from solverhelp import made, replays_to_a_win, run_out
 
 from companion.rules import deal
 from companion.rules.engine import MOVE, STOCK
+from companion.solver import portfolio
 from companion.solver.search import JUMP, _lean, _lean_moves, _talon_states, knowledge
 
 
@@ -116,8 +117,8 @@ def test_the_lean_look_joins_only_once_the_others_have_had_their_positions(monke
         while True:
             yield 0, 0
 
-    monkeypatch.setattr(search, "_lean", fake_lean)
-    monkeypatch.setattr(search, "LEAN_AFTER", 2_000)
+    monkeypatch.setattr(portfolio, "_lean", fake_lean)
+    monkeypatch.setattr(portfolio, "LEAN_AFTER", 2_000)
     pos = deal("klondike", 62, {"draw": 1})  # (not won within these budgets)
     r = search.solve(pos, Limits(seconds=None, nodes=1_500), short=False)
     assert r.verdict == "unknown" and not joined

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import agrees_with_naive, pyramid_removals, replays_to_a_win, run_out
+from solverhelp import agrees_with_naive, pyramid_removals, replays_to_a_win, run_out, switched
 
 from companion.rules import deal
 from companion.rules.engine import STOCK
-from companion.solver import Limits, search, solve
+from companion.solver import Limits, solve
 from companion.solver.search import _exhaust_pairs, knowledge
 
 
@@ -54,7 +54,7 @@ def test_pyramid_deal_the_engine_search_leaves_unknown_is_proved_lost(monkeypatc
     pos = deal("pyramid", 3)
     r = solve(pos, Limits(seconds=60))
     assert r.verdict == "lost" and "every one within reach" in r.reason
-    monkeypatch.setattr(search, "FAST_PAIRS", False)
+    switched(monkeypatch, fast_pairs=False)
     assert solve(pos, Limits(seconds=None, nodes=5_000)).verdict == "unknown"
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from solverhelp import agrees_with_naive, pyramid_removals, replays_to_a_win, run_out
+from solverhelp import agrees_with_naive, pyramid_removals, replays_to_a_win, run_out, switched
 
 from companion.rules import deal
-from companion.solver import Limits, search, solve
+from companion.solver import Limits, solve
 from companion.solver.search import _exhaust_pyramid, knowledge
 
 
@@ -73,7 +73,7 @@ def test_three_passes_deal_left_unknown_by_the_engine_is_proved_lost(monkeypatch
     pos = deal("pyramid", 3, options={"passes": 3})
     r = solve(pos, Limits(seconds=60))
     assert r.verdict == "lost" and "later pass" in r.reason
-    monkeypatch.setattr(search, "FAST_PYRAMID", False)
+    switched(monkeypatch, fast_pyramid=False)
     assert solve(pos, Limits(seconds=None, nodes=10_000)).verdict == "unknown"
 
 
@@ -84,7 +84,7 @@ def test_the_unlimited_passes_bound_is_what_settles_it(monkeypatch):
     pos = deal("pyramid", 7, options={"passes": 3})
     r = run_out(_exhaust_pyramid(pos, False, None))
     assert r.verdict == "lost" and r.nodes < 5_000
-    monkeypatch.setattr(search, "RELAXED", False)
+    switched(monkeypatch, relaxed=False)
     gen = _exhaust_pyramid(pos, False, 200_000)
     assert run_out(gen).verdict == "unknown"
 

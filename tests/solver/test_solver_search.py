@@ -13,12 +13,13 @@ from solverhelp import (
     small_golf,
     small_klondike,
     small_streets,
+    switched,
 )
 
 from companion.cards import code_text
 from companion.rules import Position, deal, variant_keys
 from companion.rules.engine import MOVE
-from companion.solver import Limits, SolverError, search, solve
+from companion.solver import Limits, SolverError, portfolio, search, solve
 from companion.solver.search import _search, knowledge
 
 
@@ -437,14 +438,14 @@ def test_a_rule_the_solver_does_not_know_turns_its_shortcuts_off(monkeypatch):
     from dataclasses import replace
 
     from companion.rules import load_variant
-    from companion.solver import search
+    from companion.solver.knowledge import _KNOWN
     v = load_variant("klondike")
     assert search.Knowledge(v).auto and search.Knowledge(v).sort_tableau
     odd = replace(v, tableau=replace(v.tableau, space="filled-from-the-moon"))
     kn = search.Knowledge(odd)
     assert not (kn.auto or kn.sort_tableau or kn.macro or kn.f_groups)
     # a field of a piece outside the known set, with a value other than its default
-    monkeypatch.setitem(search._KNOWN, "Stock", {"deal", "draw", "no_empty_tableau", "turn_up"})
+    monkeypatch.setitem(_KNOWN, "Stock", {"deal", "draw", "no_empty_tableau", "turn_up"})
     kn = search.Knowledge(v)
     assert not (kn.auto or kn.sort_tableau or kn.macro)
 
@@ -488,7 +489,7 @@ def test_accordion_dealt_card_by_card_is_solved_and_the_line_replays(monkeypatch
     # the search through the engine (the deal a safe move, the folds that leave the most
     # folds first), where the searches on the line do not apply (tests/solver/
     # test_accordion_line.py has theirs).
-    monkeypatch.setattr(search, "FAST_LINE", False)
+    switched(monkeypatch, fast_line=False)
     wins = 0
     for seed in (5, 17, 21, 35):
         pos = deal("accordion", seed)
@@ -546,7 +547,7 @@ def test_pyramid_card_with_no_partner_left_is_lost_at_once(monkeypatch):
     # search of the pyramid and the talon (the default) proves it too.
     pos = _pyramid_end({1: "6s", **EDGE, 28: "7h"})
     assert solve(pos, Limits(seconds=5)).verdict == "lost"
-    monkeypatch.setattr(search, "FAST_PAIRS", False)
+    switched(monkeypatch, fast_pairs=False)
     r = solve(pos, Limits(seconds=5))
     assert r.verdict == "lost" and r.nodes == 0
 
@@ -558,7 +559,7 @@ def test_pyramid_partners_with_nothing_left_between_them_pair(monkeypatch):
     pos = _pyramid_end({1: "6s", 28: "7h"})
     assert [pos.engine.text(m) for m in pos.raw_moves()] == ["p1 p28", "s"]
     assert solve(pos, Limits(seconds=5)).moves == ["p1 p28"]
-    monkeypatch.setattr(search, "FAST_PAIRS", False)
+    switched(monkeypatch, fast_pairs=False)
     r = solve(pos, Limits(seconds=5))
     assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
 
@@ -578,7 +579,6 @@ def test_a_search_that_skipped_another_searchs_positions_proves_no_loss(monkeypa
     # (A narrow look runs beside them, whose running out proves nothing either, and the
     # shaken look; the whole searches join once the others have expanded ORDER_AFTER
     # positions.)
-    from companion.solver import search
 
     calls = []
 
@@ -597,9 +597,9 @@ def test_a_search_that_skipped_another_searchs_positions_proves_no_loss(monkeypa
             yield n, n // 256
         return search.SolveResult("won", reason="won")
 
-    monkeypatch.setattr(search, "_steps", lambda *a, **k: fake_steps(*a, **k))
-    monkeypatch.setattr(search, "_exhaust", as_prover(fake_steps))
-    monkeypatch.setattr(search, "ORDER_AFTER", 1000)  # it joins before the other wins
+    monkeypatch.setattr(portfolio, "_steps", lambda *a, **k: fake_steps(*a, **k))
+    monkeypatch.setattr(portfolio, "_exhaust", as_prover(fake_steps))
+    monkeypatch.setattr(portfolio, "ORDER_AFTER", 1000)  # it joins before the other wins
     r = solve(deal("streets-and-alleys", 1), Limits(seconds=None, nodes=100_000))
     assert list(dict.fromkeys(calls)) == [("depth", True, "looks"), ("depth", False, "looks"),
                                           ("order", False, "skips"),
@@ -611,7 +611,6 @@ def test_a_shaken_look_that_runs_out_within_its_budget_proves_the_loss(monkeypat
     # The shaken look is the whole depth-first search, restarted with its order shaken: a
     # run of it that ends within its budget has searched every position, and its "lost"
     # is a proof, even while the prover is still searching.
-    from companion.solver import search
 
     def fake_steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
                    jitter=None, line=None):
@@ -623,8 +622,8 @@ def test_a_shaken_look_that_runs_out_within_its_budget_proves_the_loss(monkeypat
         yield 256, 1
         return search.SolveResult("lost", reason="every position searched")
 
-    monkeypatch.setattr(search, "_steps", lambda *a, **k: fake_steps(*a, **k))
-    monkeypatch.setattr(search, "_exhaust", as_prover(fake_steps))
+    monkeypatch.setattr(portfolio, "_steps", lambda *a, **k: fake_steps(*a, **k))
+    monkeypatch.setattr(portfolio, "_exhaust", as_prover(fake_steps))
     r = solve(deal("streets-and-alleys", 1), Limits(seconds=None, nodes=100_000))
     assert r.verdict == "lost"
 
@@ -698,13 +697,12 @@ def test_supermoves_win_deals_single_moves_do_not_reach(monkeypatch):
     # Streets and Alleys seeds 18 and 151 (Freecell Solver wins them with moves of several
     # cards at once): the whole depth-first search wins each within 10,000 positions with
     # supermoves, their lines replayed move by move; with single moves alone it does not.
-    from companion.solver import search
     for seed in (18, 151):
         pos = deal("streets-and-alleys", seed)
         r = search._search(pos, Limits(seconds=None, nodes=10_000), None, None, False, "depth",
                            False)
         assert r.verdict == "won" and replays_to_a_win(pos, r.moves), seed
-    monkeypatch.setattr(search, "SUPERMOVES", False)
+    switched(monkeypatch, supermoves=False)
     for seed in (18, 151):
         r = search._search(deal("streets-and-alleys", seed), Limits(seconds=None, nodes=10_000),
                            None, None, False, "depth", False)
@@ -716,7 +714,6 @@ def test_the_dive_weighs_every_move_from_the_start_and_wins_what_the_beam_does_n
     # narrow dive, a beam weighing a position's whole depth beside its progress, wins each
     # within 10,000 positions, its line replayed move by move; the narrow beam, weighing
     # only the moves of the last step, does not.
-    from companion.solver import search
     for seed in (50, 108):
         pos = deal("klondike", seed, {"draw": 1})
         r = search._search(pos, Limits(seconds=None, nodes=10_000), None, None, False, "dive",
@@ -734,7 +731,6 @@ def test_the_best_first_search_joining_late_is_not_blocked_by_the_depth_first_li
     # line (the start among them); the best-first search joining then skips only those it
     # has searched through, not those on its line, and still wins. Skipping every position
     # met, it would have nothing left at once.
-    from companion.solver import search
 
     def outcome(run, most=30_000):
         try:
@@ -763,7 +759,6 @@ def test_streets_fast_prover_agrees_with_the_exhaustive_search():
     # Streets and Alleys' prover (``_exhaust``) plays on the piles' bytes, not through the
     # engine: its verdicts must be the plain exhaustive search's, on small deals (lost) and
     # late positions with spaces (won), and its lines must replay move by move.
-    from companion.solver import search
     pos = deal("streets-and-alleys", 1)
     assert search.knowledge(pos.variant).exhaustible(pos)
     verdicts = []
@@ -795,7 +790,6 @@ def test_the_quick_shaken_look_agrees_with_the_exhaustive_search():
     # The quick look restarts the fast whole search with its piles in an order of chance; a
     # run that ends within its budget is a verdict, so each order's search must still cover
     # every position: lost where the plain search proves it, a line that replays where won.
-    from companion.solver import search
     rng = random.Random(3)
     cases = [deal("streets-and-alleys", seed) for seed in range(1, 30)] + \
         [small_streets(rng) for _ in range(30)]
@@ -820,11 +814,10 @@ def test_the_quick_shaken_look_wins_a_deal_the_portfolio_did_not(monkeypatch):
     # Streets and Alleys seed 158 (Freecell Solver wins it at once): the portfolio with the
     # quick look wins it within 200,000 positions; without it, not within 200,000 (nor
     # 400,000).
-    from companion.solver import search
     pos = deal("streets-and-alleys", 158)
     r = solve(pos, Limits(seconds=None, nodes=200_000), short=False)
     assert r.verdict == "won" and replays_to_a_win(pos, r.moves)
-    monkeypatch.setattr(search, "FAST_SHAKEN", False)
+    switched(monkeypatch, fast_shaken=False)
     assert solve(pos, Limits(seconds=None, nodes=200_000)).verdict == "unknown"
 
 
@@ -834,10 +827,9 @@ def test_klondike_late_shares_prove_a_loss_sooner(monkeypatch):
     # the whole search, which proves the loss within 100,000 positions; with the narrow looks
     # kept at their shares, not within 100,000.
     from companion.rules import load_variant
-    from companion.solver import search
     pos = deal(load_variant("klondike", {"draw": 1, "foundation_return": True}), 21)
     assert solve(pos, Limits(seconds=None, nodes=100_000)).verdict == "lost"
-    monkeypatch.setattr(search, "LATE_AFTER", 0)
+    monkeypatch.setattr(portfolio, "LATE_AFTER", 0)
     assert solve(pos, Limits(seconds=None, nodes=100_000)).verdict == "unknown"
 
 
@@ -846,7 +838,6 @@ def test_streets_fast_prover_proves_a_loss_the_peers_prove():
     # the fast prover searches all of its 133,014 (0.6 s here) and proves it too, where
     # the prover of ``_steps`` had not within the 5 s of a survey. Seed 3, won: the line
     # replays.
-    from companion.solver import search
     r = run_out(search._exhaust(deal("streets-and-alleys", 68), False, None))
     assert r.verdict == "lost" and r.states > 100_000
     pos = deal("streets-and-alleys", 3)
@@ -855,7 +846,6 @@ def test_streets_fast_prover_proves_a_loss_the_peers_prove():
 
 
 def test_the_fast_prover_is_only_for_games_whose_tableau_names_the_position():
-    from companion.solver import search
     for key in ("klondike", "forty-thieves", "golf", "baker's-dozen"):
         try:
             pos = deal(key, 1)
@@ -875,10 +865,9 @@ def test_safe_moves_found_among_the_moves_up_alone_leave_every_search_the_same(
     # Settling a position looks for its safe moves among the moves up alone and generates
     # all the legal moves once, only where the position is new: the very same searches, position
     # for position, as generating every legal move after each safe move.
-    from companion.solver import search
     got = {}
     for up_first in (False, True):
-        monkeypatch.setattr(search, "SETTLE_UP_FIRST", up_first)
+        switched(monkeypatch, settle_up_first=up_first)
         got[up_first] = [
             (r.verdict, r.nodes, r.states, r.moves)
             for r in (solve(deal(key, seed, options), Limits(seconds=None, nodes=1500),

@@ -10,7 +10,7 @@ from solverhelp import agrees_with_naive, made, naive, replays_to_a_win, run_out
 
 from companion.rules import deal
 from companion.rules.engine import STOCK
-from companion.solver import Limits, search, solve
+from companion.solver import Limits, portfolio, solve
 from companion.solver.search import _exhaust_talon, _steps, knowledge
 
 OPTIONS = [{"draw": 1}, {"draw": 3}, {"draw": 1, "foundation_return": True},
@@ -99,13 +99,13 @@ def test_klondike_fast_prover_wins_a_deal_and_the_line_replays():
 
 def test_klondike_portfolio_proves_losses_with_the_fast_prover(monkeypatch):
     calls = []
-    real = search._exhaust_talon
+    real = portfolio._exhaust_talon
 
     def spy(*args, **kwargs):
         calls.append(args[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(search, "_exhaust_talon", spy)
+    monkeypatch.setattr(portfolio, "_exhaust_talon", spy)
     pos = deal("klondike", 150, {"draw": 3, "foundation_return": True})
     r = solve(pos, Limits(seconds=None, nodes=200_000))
     assert calls and r.verdict == "lost"
