@@ -1081,7 +1081,7 @@ def _type_layout(entry, deal_pos, as_json) -> bool:
 
 def _compare_entry(deal_pos, entry) -> dict:
     from ..cards import code_json, code_text
-    from ..record.layout import place_text
+    from ..rules.moves import place_text
     d = display()
     names = deal_pos.engine.names
     mismatches = []
@@ -1100,7 +1100,7 @@ def _compare_entry(deal_pos, entry) -> dict:
 
 def _compare_positions(deal_pos, given) -> dict:
     from ..cards import UNKNOWN, code_json, code_text
-    from ..record.layout import place_text
+    from ..rules.moves import place_text
     d = display()
     names = deal_pos.engine.names
     mismatches, problems = [], []

@@ -39,16 +39,6 @@ class EntryResult:
     assigned: list[tuple[int, list[int]]]
 
 
-def place_text(names, pile: int, height: int, size: int) -> str:
-    """``t4, card 3 from the bottom``; a pile that holds one card is named alone."""
-    name = names[pile]
-    if size <= 1:
-        return name
-    if name == "s":
-        return f"the stock (s), card {size - height} from the top"
-    return f"{name}, card {height + 1} from the bottom"
-
-
 class LayoutEntry:
     """The cards still to be named for a set of ``slots`` ((pile, height) pairs)."""
 

@@ -45,9 +45,9 @@ from ..errors import (
     InvalidMoveError,
 )
 from ..rules.describe import describe_move
-from ..rules.moves import split_moves
+from ..rules.moves import place_text, split_moves
 from . import StoreError
-from .layout import LayoutEntry, place_text
+from .layout import LayoutEntry
 
 MAX_LINE = 200
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..paths import default_path
 from . import VisionError
 
 FORMAT = 2               # 1: pixel prototypes (before the recognizer's hidden layer was used)
@@ -33,7 +34,6 @@ AGAIN = ("calibrate it again from a photo of a seeded deal (companion scan dealt
 
 
 def deck_dir():
-    from ..record.store import default_path
     return default_path().parent / "decks"
 
 

@@ -172,7 +172,7 @@ def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
     below the threshold and named from the rules: checked, and named for the player to look
     at)."""
     from ..cards import code_json, code_text
-    from ..record.layout import place_text
+    from ..rules.moves import place_text
     eng = deal_pos.engine
     names = eng.names
     g = eng.groups
