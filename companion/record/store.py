@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..paths import DB_FILE_NAME, default_path
+from ..rules.deal import MAX_SEED
 from . import StoreError
 
 SCHEMA_VERSION = 2
@@ -616,7 +617,6 @@ class Store:
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.reveal = 0), "
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
             f"FROM games g {where} ORDER BY g.id", args)
-        from ..rules.deal import MAX_SEED
         out = []
         for r in rows:
             problem = None
