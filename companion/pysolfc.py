@@ -9,11 +9,14 @@ module maps its piles onto ours and finds the pack order that our own dealing pr
 into the same layout (what a setup sheet prints).
 
 Only variants whose layout pysol-cards deals are offered (:data:`GAMES`). The module imports
-nothing at load time, so the CLI can name those variants in its help without loading the
-engine; pysol-cards and the rules are imported where a deal is made.
+only the cards and errors at load time, so the CLI can name those variants in its help
+without loading the engine; pysol-cards and the rules are imported where a deal is made.
 """
 
 from __future__ import annotations
+
+from .cards import UNKNOWN
+from .errors import VariantError
 
 GAMES: dict[str, tuple[str, str]] = {
     # our variant: (pysol-cards' game id, PySolFC's name of the game)
@@ -80,7 +83,6 @@ def first_turn_note(v) -> str:
 
 
 def _check(v, n: int) -> None:
-    from .errors import VariantError
     if v.key not in GAMES:
         raise VariantError(unsupported_text(v.key))
     problem = number_problem(n)
@@ -134,8 +136,6 @@ def dealt_piles(v, n: int) -> tuple[list[list[int]], list[int]]:
     wing top down, then the right wing); the stock holds the talon, its top card the one
     PySolFC deals next; Golf's first talon card is on the waste. A VariantError if the
     layout does not have the shape our deal plan gives ``v`` (it would not be our game)."""
-    from .cards import UNKNOWN
-    from .errors import VariantError
     from .rules.deal import lay_out
     _check(v, n)
     b = board(v.key, n)
@@ -176,7 +176,6 @@ def deal(v, n: int):
 def deck_order(v, n: int) -> list[int]:
     """The whole pack, top card first, that our dealing procedure for ``v`` (the one a setup
     sheet prints) turns into PySolFC game ``n``'s layout: stack it so and deal."""
-    from .errors import VariantError
     from .rules.deal import fresh_deck, lay_out
     piles, down = dealt_piles(v, n)
     # Deal the fresh pack (every card once: the variants here are one-deck games) to learn

@@ -15,6 +15,19 @@ from pathlib import Path
 
 import click
 
+from ..cards import ascii_text, code_text
+from ..errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    PositionError,
+    VariantError,
+)
+from ..pysolfc import GAMES, NUMBER_HELP, deal, number_problem, unsupported_text
+from ..rules import Position, find_variant, load_variant
+from ..rules.moves import split_moves
+from .completion import variant_items
+
 MAX_POSITION_BYTES = 1_000_000
 MAX_MOVES_BYTES = 10_000_000
 SOURCES_DOC = "docs/rules.md"
@@ -42,7 +55,6 @@ class Display:
         return cls(symbols=symbols, colour=bool(color))
 
     def card(self, code: int) -> str:
-        from ..cards import code_text
         text = code_text(code, self.symbols)
         if self.colour and code < 52 and code // 13 in (1, 2):
             return click.style(text, fg="red")
@@ -52,7 +64,6 @@ class Display:
         """Replace suit symbols by letters when the terminal cannot show them."""
         if self.symbols:
             return s
-        from ..cards import ascii_text
         return ascii_text(s)
 
 
@@ -87,12 +98,9 @@ class VariantType(click.ParamType):
     description = "A variant's key or alias, such as `klondike` (`companion variants` lists them)."
 
     def shell_complete(self, ctx, param, incomplete):
-        from .completion import variant_items
         return variant_items(incomplete)
 
     def convert(self, value, param, ctx):
-        from ..errors import VariantError
-        from ..rules import find_variant
         try:
             return find_variant(value)
         except VariantError as exc:  # said plainly, without click's "Invalid value for '[VARIANT]'"
@@ -132,7 +140,6 @@ class PysolType(click.ParamType):
     def convert(self, value, param, ctx):
         import re
 
-        from ..pysolfc import number_problem
         if isinstance(value, int):
             n = value
         else:
@@ -223,8 +230,6 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 def load_variant_or_fail(key: str, options: dict):
-    from ..errors import VariantError
-    from ..rules import load_variant
     try:
         return load_variant(key, options)
     except VariantError as exc:
@@ -237,8 +242,6 @@ def read_position(path: str, variant_key: str | None, options: dict,
     ``param_hint``, the option the file was given with. With ``validate`` the position must
     also be a possible one (the rules' ``Position.validate``: every card accounted for, none
     more often than the decks hold it)."""
-    from ..errors import PositionError
-    from ..rules import Position
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -295,7 +298,6 @@ def one_deal(**given) -> None:
 def pysol_position(variant_key: str, number: int, options: dict):
     """PySolFC game ``number`` of the variant: a usage error for a variant it has no deals of
     here, naming those that have them."""
-    from ..pysolfc import GAMES, deal, unsupported_text
     v = load_variant_or_fail(variant_key, options)
     if v.key not in GAMES:
         raise click.UsageError(unsupported_text(v.key))
@@ -304,7 +306,6 @@ def pysol_position(variant_key: str, number: int, options: dict):
 
 def start_position(variant_key: str, seed: int | None, position: str | None, options: dict,
                    pysol: int | None = None):
-    from ..rules import Position
     one_deal(seed=seed, pysol=pysol, position=position)
     if position is not None:
         return read_position(position, variant_key, options, validate=True)
@@ -341,7 +342,6 @@ def position_options(*, seed_help: str = "Start from the seeded deal N.",
 
 def pysol_option(f):
     """``--pysol N``: PySolFC's numbered deal (companion.pysolfc)."""
-    from ..pysolfc import NUMBER_HELP
     return click.option("--pysol", type=PYSOL, metavar="N", help=NUMBER_HELP)(f)
 
 
@@ -350,7 +350,6 @@ def play_moves(pos, texts, *, as_json: bool = False) -> list[str]:
 
     At the first refusal it says which move and why (on stderr, or as JSON with the moves
     played and the position reached), and the command exits with status 1."""
-    from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
     played = []
     for n, text in enumerate(texts, 1):
         try:
@@ -370,7 +369,6 @@ def play_moves(pos, texts, *, as_json: bool = False) -> list[str]:
 
 def play_after(pos, after, *, as_json: bool = False) -> list[str]:
     """Play the ``--after`` moves (see :func:`play_moves`)."""
-    from ..rules.moves import split_moves
     return play_moves(pos, split_moves(after), as_json=as_json)
 
 

@@ -15,7 +15,9 @@ from pathlib import Path
 import click
 from click.shell_completion import CompletionItem, FishComplete, add_completion_class
 
-from . import COMPLETE_VAR
+from ..errors import VariantError
+from ..rules import find_variant
+from . import COMPLETE_VAR, cli
 
 SHELLS = ("bash", "zsh", "fish")
 MAX_GAMES = 50
@@ -70,8 +72,6 @@ def _variant_in(ctx: click.Context) -> str | None:
     words = [w for w in ctx.args if not w.startswith("-")]
     first = next((p for p in ctx.command.params if isinstance(p, click.Argument)), None)
     if words and first is not None and first.name in ("variant", "target"):
-        from ..errors import VariantError
-        from ..rules import find_variant
         try:
             return find_variant(words[0])
         except VariantError:
@@ -148,7 +148,6 @@ def script(shell: str) -> str:
     """The completion script for ``shell``, as click writes it for the ``companion`` command."""
     from click.shell_completion import get_completion_class
 
-    from . import cli
     cls = get_completion_class(shell)
     if cls is None:
         raise click.BadParameter(f"{shell!r}: choose one of {', '.join(SHELLS)}",

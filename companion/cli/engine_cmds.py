@@ -6,6 +6,11 @@ import secrets
 
 import click
 
+from ..cards import code_json
+from ..pysolfc import first_turn_note
+from ..render.text import render
+from ..rules import Position, start_deck_order
+from ..rules.moves import split_moves
 from .common import (
     SEED,
     VARIANT,
@@ -13,6 +18,7 @@ from .common import (
     display,
     display_flags,
     echo_json,
+    load_variant_or_fail,
     one_deal,
     option_flag,
     outcome_text,
@@ -21,13 +27,13 @@ from .common import (
     play_moves,
     position_options,
     pysol_option,
+    pysol_position,
     read_moves_file,
     start_position,
 )
 
 
 def _render(pos) -> str:
-    from ..render.text import render
     d = display()
     return render(pos, symbols=d.symbols, colour=d.colour)
 
@@ -96,8 +102,6 @@ def deal(variant, seed, pysol, options, as_json):
       companion deal klondike --seed 42 --option draw=1
       companion deal solitaire --pysol 123456
     """
-    from ..rules import Position, start_deck_order
-    from .common import load_variant_or_fail, pysol_position
     one_deal(seed=seed, pysol=pysol)
     opts = parse_options(options)
     if pysol is not None:
@@ -108,7 +112,6 @@ def deal(variant, seed, pysol, options, as_json):
             seed = secrets.randbelow(1_000_000) + 1
         pos = Position.deal(v, seed)
     if as_json:
-        from ..cards import code_json
         data = pos.to_json()
         data["fingerprint"] = pos.fingerprint()
         data["deck_order"] = [code_json(c) for c in start_deck_order(pos)]
@@ -117,7 +120,6 @@ def deal(variant, seed, pysol, options, as_json):
     click.echo(_title(pos))
     click.echo(_render(pos))
     if pos.pysol is not None:
-        from ..pysolfc import first_turn_note
         note = first_turn_note(pos.variant)
         if note:
             click.echo(note)
@@ -193,7 +195,6 @@ def check(variant, move_args, seed, pysol, position_file, moves_file, options, a
       companion check klondike --seed 42 "t1 t5, s, s, w t6"
       companion check spider --seed 7 --moves-file game.txt --json
     """
-    from ..rules.moves import split_moves
     if move_args and moves_file:
         raise click.UsageError("give the moves as arguments or with --moves-file, not both")
     texts = split_moves(move_args) if move_args else (

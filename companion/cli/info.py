@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from ..rules import load_variant, variant_keys
+from ..rules.position import _name_ranges
+from ..rules.variant import format_option
 from .common import VARIANT, display, display_flags, echo_json, source_line
 
 
@@ -23,7 +26,6 @@ def variants(variant, as_json):
       companion variants klondike
       companion variants --json
     """
-    from ..rules import load_variant, variant_keys
     keys = [variant] if variant else variant_keys()
     items = [_summary(load_variant(k)) for k in keys]
     if as_json:
@@ -37,7 +39,6 @@ def variants(variant, as_json):
         if item["aliases"]:
             click.echo(f"aliases: {', '.join(item['aliases'])}")
         click.echo(f"decks: {item['decks']} ({v.deck_size} cards)")
-        from ..rules.position import _name_ranges
         click.echo(f"piles: {_name_ranges(v.pile_names)}")
         click.echo("rules:")
         for line in v.describe():
@@ -66,7 +67,6 @@ def variants(variant, as_json):
 
 
 def _summary(v) -> dict:
-    from ..rules.variant import format_option
     return {
         "key": v.key, "name": v.name, "decks": v.decks, "cards": v.deck_size,
         "summary": v.summary, "aliases": list(v.aliases), "source": v.source,

@@ -16,6 +16,21 @@ import sys
 
 import click
 
+from ..cards import UNKNOWN, code_json, code_text
+from ..errors import CompanionError
+from ..pysolfc import first_turn_note
+from ..record import RecordError, StoreError
+from ..record.format import MAX_RECORD_BYTES, game_headers, read_record, write_record
+from ..record.games import load_game, start_json, variant_of
+from ..record.layout import LayoutEntry
+from ..record.session import Session
+from ..record.store import MAX_GAME_ID, DuplicateGame, GameLog, local_time, open_store, resolve_path
+from ..render.text import render
+from ..rules import DEAL_VERSION, Position, deal
+from ..rules.describe import describe_move
+from ..rules.moves import place_text
+from ..rules.variant import format_option
+from ..vision import VisionError
 from .common import (
     SEED,
     VARIANT,
@@ -23,12 +38,16 @@ from .common import (
     display,
     display_flags,
     echo_json,
+    load_variant_or_fail,
     one_deal,
     option_flag,
     outcome_text,
     parse_options,
     pysol_option,
+    pysol_position,
+    read_position,
 )
+from .completion import game_items
 
 
 class _GameId(click.ParamType):
@@ -41,7 +60,6 @@ class _GameId(click.ParamType):
     description = "A recorded game's id (`companion games` lists them)."
 
     def shell_complete(self, ctx, param, incomplete):
-        from .completion import game_items
         return game_items(ctx, incomplete)
 
     def convert(self, value, param, ctx):
@@ -59,7 +77,6 @@ GAME_ID = _GameId()
 
 def check_game_id(game_id: int, db) -> None:
     """A usage error (exit 2) for a number no game can have, naming the ids there are."""
-    from ..record.store import MAX_GAME_ID, open_store, resolve_path
     if 1 <= game_id <= MAX_GAME_ID:
         return
     path = resolve_path(db)
@@ -92,7 +109,6 @@ def moves_file_option(f):
 
 
 def _store(db, create: bool = True, read_only: bool = False):
-    from ..record.store import open_store
     return open_store(db, create=create, read_only=read_only)
 
 
@@ -100,14 +116,12 @@ def _title(variant, deal: str) -> str:
     """``Klondike (klondike), seed 42, draw=1``; ``deal`` names the deal (a game row's or a
     position's ``deal_name``)."""
     opts = variant.changed_options()
-    from ..rules.variant import format_option
     extra = (", " + ", ".join(f"{k}={format_option(v)}" for k, v in opts.items())) if opts \
         else ""
     return f"{variant.name} ({variant.key}), {deal}{extra}"
 
 
 def _variant_of(row):
-    from ..record.games import variant_of
     return variant_of(row)
 
 
@@ -256,10 +270,6 @@ def play(variant, seed, physical, pysol, options, name, db, moves_file, as_json,
       companion play solitaire --pysol 123456
       companion play klondike --seed 42 --moves-file moves.txt --json
     """
-    from ..record.session import Session
-    from ..record.store import GameLog
-    from ..rules import DEAL_VERSION
-    from .common import load_variant_or_fail, pysol_position
     one_deal(seed=seed, pysol=pysol, physical=physical)
     if seed is None and not physical and pysol is None:
         raise click.UsageError("say which deal: --seed N for a seeded deal (as `companion "
@@ -293,7 +303,6 @@ def play(variant, seed, physical, pysol, options, name, db, moves_file, as_json,
         session.game_id = gid
         intro = [f"{_title(v, session.start.deal_name)}: game {gid}, saved in {store.path}"]
         if start is not None:
-            from ..pysolfc import first_turn_note
             intro.append(f"Deal it as `companion deal {v.key} --pysol {pysol}` shows (or its "
                          f"setup sheet, `companion sheet {v.key} --pysol {pysol}`). `help` "
                          f"lists what you can type.")
@@ -355,9 +364,6 @@ def resume(game_id, db, moves_file, as_json, quiet):
 
 
 def _open_session(game_id, db):
-    from ..record.session import Session
-    from ..record.store import GameLog
-    from ..rules import Position, deal
     check_game_id(game_id, db)
     d = display()
     store = _store(db, create=False)
@@ -389,7 +395,6 @@ def _open_session(game_id, db):
 
 
 def _json_field(row, store) -> dict:
-    from ..record.games import start_json
     return start_json(row, store.path)
 
 
@@ -425,7 +430,6 @@ def games(variant_filter, db, as_json):
       companion games --variant spider
       companion games --json
     """
-    from ..record.store import local_time, resolve_path
     path = resolve_path(db)
     if not path.exists():
         if as_json:
@@ -472,7 +476,6 @@ def _echo_table(rows, right=frozenset()) -> None:
 
 def _load_game(game_id, db):
     """(row, variant, start position, entries) of a stored game, for show/replay/export."""
-    from ..record.games import load_game
     check_game_id(game_id, db)
     with _store(db, read_only=True) as store:
         game = load_game(store, game_id)
@@ -481,8 +484,6 @@ def _load_game(game_id, db):
 
 def _positions(start, entries, game_id: int | None = None):
     """Yield (move number, entries so far, position) after each move and its reveals."""
-    from ..errors import CompanionError
-    from ..record import StoreError
     pos = start.copy()
     number = 0
     yield 0, 0, pos.copy()
@@ -529,7 +530,6 @@ def _wrap(items: list[str], width: int = 96) -> list[str]:
 
 
 def _render(pos) -> str:
-    from ..render.text import render
     d = display()
     return render(pos, symbols=d.symbols, colour=d.colour)
 
@@ -554,7 +554,6 @@ def show(game_id, at, db, as_json):
       companion show 3 --at 10
       companion show 3 --json
     """
-    from ..record.store import local_time
     row, v, start, entries = _load_game(game_id, db)
     steps = list(_positions(start, entries, game_id))
     total = steps[-1][0]
@@ -613,7 +612,6 @@ def replay(game_id, db, as_json, step):
       companion replay 3 --no-step | less
       companion replay 3 --json
     """
-    from ..rules.describe import describe_move
     row, v, start, entries = _load_game(game_id, db)
     d = display()
     if as_json:
@@ -676,7 +674,6 @@ def stats(variant, db, as_json):
       companion stats klondike
       companion stats --json
     """
-    from ..record.store import resolve_path
     path = resolve_path(db)
     rows = []
     if path.exists():
@@ -738,9 +735,6 @@ def export(game_id, output, db):
       companion export 3
       companion export 3 -o sunday.txt
     """
-    from ..record import StoreError
-    from ..record.format import game_headers, write_record
-    from ..record.games import load_game
     check_game_id(game_id, db)
     with _store(db, read_only=True) as store:
         game = load_game(store, game_id)
@@ -825,8 +819,6 @@ def import_cmd(record_file, again, db, as_json):
       companion import sunday.txt
       companion export 3 | companion import - --db other.sqlite3
     """
-    from ..record import RecordError
-    from ..record.format import MAX_RECORD_BYTES, read_record
     name = "standard input" if record_file == "-" else record_file
     try:
         if record_file == "-":
@@ -848,7 +840,6 @@ def import_cmd(record_file, again, db, as_json):
         game = read_record(text)
     except RecordError as exc:
         raise RecordError(f"{name}, {exc}") from None
-    from ..record.store import DuplicateGame
     moves = sum(1 for _, rev in game.entries if not rev)
     with _store(db) as store:
         try:
@@ -913,9 +904,6 @@ def verify(variant, seed, layout_file, photo, options, as_json):
       companion verify spider --seed 7 --layout table.json --json
       companion verify klondike --seed 42 --photo table.jpg
     """
-    from ..record.layout import LayoutEntry
-    from ..rules import Position
-    from .common import load_variant_or_fail, read_position
     opts = parse_options(options)
     v = load_variant_or_fail(variant, opts)
     deal_pos = Position.deal(v, seed)
@@ -924,6 +912,7 @@ def verify(variant, seed, layout_file, photo, options, as_json):
     if layout_file and photo:
         raise click.UsageError("give either --layout or --photo, not both")
     if photo:
+        # late-bound: tests monkeypatch scan on integrate
         from ..vision.integrate import (
             compare_with_deal,
             no_cards_message,
@@ -934,7 +923,6 @@ def verify(variant, seed, layout_file, photo, options, as_json):
         path, camera = parse_source(photo)
         reading = scan(path, camera, v.key)
         if not reading["cards"]:
-            from ..vision import VisionError
             raise VisionError(no_cards_message(source_name(path, camera)))
         report = compare_with_deal(deal_pos, reading, d.symbols)
     elif layout_file:
@@ -1080,8 +1068,6 @@ def _type_layout(entry, deal_pos, as_json) -> bool:
 
 
 def _compare_entry(deal_pos, entry) -> dict:
-    from ..cards import code_json, code_text
-    from ..record.layout import place_text
     d = display()
     names = deal_pos.engine.names
     mismatches = []
@@ -1099,8 +1085,6 @@ def _compare_entry(deal_pos, entry) -> dict:
 
 
 def _compare_positions(deal_pos, given) -> dict:
-    from ..cards import UNKNOWN, code_json, code_text
-    from ..record.layout import place_text
     d = display()
     names = deal_pos.engine.names
     mismatches, problems = [], []

@@ -16,13 +16,15 @@ import sys
 
 import click
 
+from ..render.rulebook import page_main
+from . import COMMANDS, cli
+
 DOC = "docs/commands.md"
 REGENERATE = "make docs (or: python -m companion.cli.reference --write docs/commands.md)"
 
 
 def generate() -> str:
     """The whole reference, as Markdown text."""
-    from . import COMMANDS, cli
     root = click.Context(cli, info_name="companion")
     sections = list(_walk(root))
     toc = []
@@ -206,7 +208,6 @@ def _cell(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..render.rulebook import page_main
     return page_main(argv, "companion.cli.reference", "docs/commands.md",
                      "the command reference, generated from the click commands", generate)
 

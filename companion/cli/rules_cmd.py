@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..rules.describe import notation
+from ..rules.variant import format_option
 from .common import (
     VARIANT,
     display,
@@ -34,8 +36,6 @@ def rules(variant, options, as_json):
       companion rules pyramid --option goal=clear-all
       companion rules spider --json
     """
-    from ..rules.describe import notation
-    from ..rules.variant import format_option
     v = load_variant_or_fail(variant, parse_options(options))
     lines = v.describe()
     moves = notation(v)

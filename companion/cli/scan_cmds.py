@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import click
 
+from ..cards import code_json, code_text
+from ..vision import VisionError, quiet_cv2
+from ..vision.calibrate import calibrate, deck_dir, deck_path
+from ..vision.integrate import no_cards_message, parse_source, source_name, unsure_advice
+from ..vision.piles import inferred_text
+from ..vision.read import TOO_SMALL, TWIN_READ
 from .common import VARIANT, DescribedArgument, display, echo_json
 
 
@@ -68,14 +74,11 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
       companion scan --camera 0 --variant gaps --json
       companion scan dealt.jpg --calibrate --variant gaps --seed 3 --deck bicycle
     """
-    from ..cards import code_json
-    from ..vision.piles import inferred_text
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
     import os
     if photo is not None and not os.path.exists(photo):
         # `cam0`, as `verify --photo` and play's `scan` take it: webcam 0
-        from ..vision.integrate import parse_source
         _, number = parse_source(photo)
         if number is not None:
             photo, camera = None, number
@@ -90,6 +93,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
                                "use `companion verify VARIANT --seed N --photo PHOTO`)")
     if deck.lower() != "none":
         _check_deck(deck)
+    # late-bound: tests monkeypatch scan_photo on scan
     from ..vision.scan import scan_photo
     res = scan_photo(photo, camera, key, threshold=threshold,
                      deck=None if deck.lower() == "none" else deck)
@@ -136,10 +140,7 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     if sheet is not None:
         click.echo(f"Setup sheet: {sheet.describe()} (QR code {sheet.text})")
     if not cards:
-        from ..vision import VisionError
-        from ..vision.integrate import no_cards_message, source_name
         raise VisionError(no_cards_message(source_name(photo, camera)))
-    from ..vision.read import TWIN_READ
     sure = [d for d in cards if not d.uncertain]
     unsure = [d for d in cards if d.uncertain]
     click.echo(f"{len(cards)} card{'s' if len(cards) != 1 else ''} read"
@@ -181,7 +182,6 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
             click.echo(disp.text(f"  problem: {p}"))
         if piles.position is not None and not piles.problems:
             click.echo("  The position read is consistent with the rules.")
-    from ..vision.read import TOO_SMALL
     small = sum(1 for d in unsure if d.note.startswith(TOO_SMALL))
     if small:
         click.echo(f"\n{small} of the indices are too small in this photo to read surely: "
@@ -198,8 +198,6 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
 def _retake(cards) -> str | None:
     """Why and how to retake a photo that many cards read unsure in (beyond those too small to
     read, which the text advises on apart); None when the photo is fine."""
-    from ..vision.integrate import unsure_advice
-    from ..vision.read import TOO_SMALL
     return unsure_advice(cards, sum(1 for d in cards if d.uncertain
                                     and d.note.startswith(TOO_SMALL)))
 
@@ -224,8 +222,6 @@ def _inferred_json(d):
     and why the card taken is the only one possible; None for a card read as it is."""
     if d.inferred is None:
         return None
-    from ..cards import code_json, code_text
-    from ..vision.piles import inferred_text
     code, p, why = d.inferred
     return {"read": code_json(code), "read_confidence": round(p, 3), "why": why,
             "text": f"{code_text(d.code)} ({inferred_text(d)})"}
@@ -234,7 +230,6 @@ def _inferred_json(d):
 def _check_deck(deck) -> None:
     """Refuse a --deck that names no calibration (a typo would read with the model alone,
     unsaid); ``default`` may be missing: it is used where it exists."""
-    from ..vision.calibrate import deck_dir, deck_path
     if deck == "default" or deck_path(deck).exists():
         return
     try:
@@ -255,7 +250,6 @@ def _calibrate(photo, camera, key, seed, deck, as_json):
                                "--seed 3)")
     if deck.lower() == "none":
         raise click.UsageError("--deck none stores nothing: name the deck, e.g. --deck bicycle")
-    from ..vision.calibrate import calibrate
     res = calibrate(photo, key, seed, deck, camera)
     if as_json:
         echo_json(res)
@@ -357,8 +351,6 @@ def write_debug(res, path):
     """The photo with each reading drawn: green sure, orange uncertain, blue a card inferred
     from the rules (the only reading its pile's build allows, labelled with a ``*``); magenta,
     the face-down cards counted above a column."""
-    from ..cards import code_text
-    from ..vision import VisionError, quiet_cv2
     cv2 = quiet_cv2()
     img = res["image"][..., ::-1].copy()
     for d in res["cards"]:

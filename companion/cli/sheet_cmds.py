@@ -6,14 +6,21 @@ import secrets
 
 import click
 
+from ..render.pdf import default_paper, render_sheets, write_sheets
+from ..render.printables import build
+from ..rules import Position, load_variant, variant_keys
+from ..seeds import parse_seed_range as parse
 from .common import (
     OPTION_HELP,
     SEED,
     VARIANT,
     DescribedArgument,
     complete_rule_option,
+    load_variant_or_fail,
+    one_deal,
     parse_options,
     pysol_option,
+    pysol_position,
 )
 
 MAX_DEALS = 1000
@@ -22,7 +29,6 @@ PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
 
 def parse_seed_range(text: str) -> list[int]:
     """``1-20``, ``7``, ``1,5,9-12`` -> the seeds in order, each once (at most MAX_DEALS)."""
-    from ..seeds import parse_seed_range as parse
     try:
         return parse(text, MAX_DEALS)
     except ValueError as exc:
@@ -47,6 +53,7 @@ def _seeds(seeds: list[int]) -> str:
 def _winnable(key: str, changed: bool, wanted: list[int] | None) -> list[int]:
     """The seeds of ``wanted`` the solver proved winnable, saying which were skipped and why;
     without ``wanted``, every catalogued winnable seed (the caller picks)."""
+    # late-bound: tests monkeypatch verdicts on seeds
     from ..seeds import verdicts
     if changed:
         raise click.UsageError("--winnable uses the verdicts catalogued in seeds/, which are "
@@ -169,9 +176,6 @@ def sheet(variant, seed, seed_text, pysol, all_variants, options, output, force,
       companion sheet golf --seed 3 -o - | lpr
       companion sheet solitaire --pysol 123456
     """
-    from ..render.pdf import default_paper, render_sheets, write_sheets
-    from ..rules import Position, load_variant, variant_keys
-    from .common import load_variant_or_fail, one_deal, pysol_position
 
     if pysol is not None:
         one_deal(seed=seed, pysol=pysol)
@@ -284,7 +288,6 @@ def printables(directory):
     """
     from pathlib import Path
 
-    from ..render.printables import build
     folder = Path(directory)
     if not folder.is_dir():
         try:

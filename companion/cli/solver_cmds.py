@@ -9,6 +9,22 @@ from pathlib import Path
 
 import click
 
+from ..errors import VariantError
+from ..record.games import load_game
+from ..record.store import open_store
+from ..rules import Position, find_variant
+from ..solver.hints import hint as make_hint
+from ..solver.search import Limits, SolverError
+from ..solver.search import solve as run_solve
+from ..solver.survey import (
+    budget_text,
+    budgets_text,
+    parse_seeds,
+    read_done,
+    record_budget,
+    run,
+    tally,
+)
 from .common import (
     MEGABYTES,
     SECONDS,
@@ -24,6 +40,8 @@ from .common import (
     position_options,
     start_position,
 )
+from .completion import game_items, variant_items
+from .play_cmds import _title, check_game_id
 
 
 def _count(n: int, noun: str) -> str:
@@ -81,8 +99,6 @@ def solve(variant, seed, pysol, position_file, after, options, timeout, nodes, m
       companion solve klondike --seed 42 --option draw=1 --moves-file line.txt
       companion check klondike --seed 42 --option draw=1 --moves-file line.txt
     """
-    from ..solver.search import Limits, SolverError
-    from ..solver.search import solve as run_solve
     if moves_out is not None:
         _check_writable(moves_out)
     pos = start_position(variant, seed, position_file, parse_options(options), pysol)
@@ -253,7 +269,6 @@ class VariantOrGame(click.ParamType):
                    "game's id (`companion games` lists them).")
 
     def shell_complete(self, ctx, param, incomplete):
-        from .completion import game_items, variant_items
         return game_items(ctx, incomplete) + variant_items(incomplete)
 
     def convert(self, value, param, ctx):
@@ -262,8 +277,6 @@ class VariantOrGame(click.ParamType):
         text = str(value).strip()
         if re.fullmatch(r"[+-]?[0-9]+", text):   # -5 is a number, though no game's
             return ("game", int(text))
-        from ..errors import VariantError
-        from ..rules import find_variant
         try:
             return ("variant", find_variant(text))
         except VariantError as exc:
@@ -344,8 +357,6 @@ def hint(target, variant_opt, seed, pysol, position_file, photo, after, options,
       companion hint klondike --seed 42 --peek --json
       companion hint 3 --explain
     """
-    from ..solver.hints import hint as make_hint
-    from ..solver.search import SolverError
     target = _hint_target(target, variant_opt)
     kind, value = target
     header, extra = None, {}
@@ -408,9 +419,6 @@ def _hint_target(target, variant_opt):
 def _game_position(gid, db, seed, pysol, position_file, photo, options, peek):
     """The position saved game ``gid`` has reached, read (never written) from the store:
     (position, header line, JSON fields)."""
-    from ..record.games import load_game
-    from ..record.store import open_store
-    from .play_cmds import _title, check_game_id
     given = [name for name, v in (("--seed", seed), ("--pysol", pysol),
                                   ("--position", position_file), ("--photo", photo))
              if v is not None]
@@ -439,7 +447,7 @@ def _game_position(gid, db, seed, pysol, position_file, photo, options, peek):
 
 def _photo_position(variant, photo, options):
     """The position read from ``photo`` (a file, or ``cam0``); warnings go to stderr."""
-    from ..rules import Position
+    # late-bound: tests monkeypatch scan on integrate
     from ..vision.integrate import parse_source, photo_position, scan, source_name
     key = variant.key if hasattr(variant, "key") else variant
     path, camera = parse_source(photo)
@@ -494,7 +502,6 @@ def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, a
       companion survey klondike --seeds 1-200 --out k3.jsonl   # run again to resume
       companion survey solitaire --seeds 1-100000 --scheduler tcp://10.0.0.5:8786
     """
-    from ..solver.survey import parse_seeds, run, tally
     try:
         seeds = parse_seeds(seeds_text)
     except ValueError as exc:
@@ -507,8 +514,6 @@ def survey(variant, seeds_text, options, jobs, timeout, nodes, out, scheduler, a
     def progress(line: str) -> None:
         click.echo(("\r" + line + "   ") if tty else line, err=True, nl=not tty)
 
-    from ..solver.search import SolverError
-    from ..solver.survey import budget_text, budgets_text, read_done, record_budget
     budget = budget_text(timeout, nodes)
     retried: list[dict] = []
 

@@ -39,7 +39,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..errors import CompanionError, VariantError
+from ..pysolfc import GAMES, number_problem, unsupported_text
+from ..pysolfc import deal as pysol_deal
+from ..rules import DEAL_VERSION, Position, find_variant, load_variant
+from ..rules.deal import MAX_SEED as MAX_SEED_VALUE
 from . import RecordError
+from .store import local_time
 
 MAX_RECORD_BYTES = 2_000_000
 MAX_ENTRIES = 100_000
@@ -103,8 +109,6 @@ def _comment(text: str) -> str:
 
 def game_headers(row, variant) -> dict[str, str]:
     """Headers for a stored game (a :class:`~.store.GameRow`) of ``variant``."""
-    from ..rules import DEAL_VERSION
-    from .store import local_time
     identity = variant.identity
     headers = {
         "Variant": variant.key,
@@ -282,9 +286,6 @@ class Imported:
 
 def read_record(text: str) -> Imported:
     """Parse and validate a record: every header checked, every move replayed by the engine."""
-    from ..errors import CompanionError, VariantError
-    from ..rules import DEAL_VERSION, Position, find_variant, load_variant
-    from ..rules.deal import MAX_SEED as MAX_SEED_VALUE
 
     rec = parse_record(text)
     h, where = rec.headers, rec.header_lines
@@ -321,7 +322,6 @@ def read_record(text: str) -> Imported:
     if seed_text == "physical":
         seed = None
     elif seed_text.startswith("pysolfc"):
-        from ..pysolfc import GAMES, number_problem, unsupported_text
         seed = None
         number = seed_text.removeprefix("pysolfc").strip()
         pysol = int(number) if number.isascii() and number.isdigit() and len(number) <= 40 \
@@ -359,7 +359,6 @@ def read_record(text: str) -> Imported:
 
     start_json = None
     if pysol is not None:
-        from ..pysolfc import deal as pysol_deal
         start = pysol_deal(variant, pysol)
         start_json = json.dumps(start.to_json())
     if seed is None and pysol is None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from ..errors import CompanionError, PositionError, VariantError
+from ..rules import DEAL_VERSION, Position, deal, load_variant
 from . import StoreError
 
 
@@ -30,7 +32,6 @@ class StoredGame:
 
     def position(self, upto: int | None = None):
         """The position after the first ``upto`` entries (all by default), replayed."""
-        from ..errors import CompanionError
         pos = self.start.copy()
         for n, text in enumerate(self.entries[:upto], 1):
             try:
@@ -44,8 +45,6 @@ class StoredGame:
 def variant_of(row):
     """The game's variant, with its options; a StoreError when this companion cannot rebuild
     the game (an unknown variant or option, a deal version it does not deal)."""
-    from ..errors import VariantError
-    from ..rules import DEAL_VERSION, load_variant
     if row.deal_version != DEAL_VERSION:
         newer = isinstance(row.deal_version, int) and row.deal_version > DEAL_VERSION
         raise StoreError(
@@ -76,8 +75,6 @@ def start_json(row, path: str) -> dict:
 def load_game(store, game_id: int) -> StoredGame:
     """Game ``game_id`` of ``store``; a StoreError when it is missing, still being set up, or
     unreadable."""
-    from ..errors import PositionError
-    from ..rules import Position, deal
     row = store.game(game_id)
     v = variant_of(row)
     if row.phase == "setup":

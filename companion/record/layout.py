@@ -25,8 +25,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..cards import CARDS, RANK_TEXT, UNKNOWN, Card, code_text
+from ..cards import CARDS, RANK_TEXT, UNKNOWN, Card, code_from_json, code_json, code_text
 from ..errors import InvalidCardError
+from ..rules import Move, Position
+from ..rules.deal import deal_aces_up, deal_ranks, deal_requires
 
 _SPLIT = re.compile(r"[\s,;]+")
 _PILE_NAME = re.compile(r"^[a-z]{1,2}[0-9]{1,2}$")
@@ -37,16 +39,6 @@ class EntryResult:
     ok: bool
     message: str
     assigned: list[tuple[int, list[int]]]
-
-
-def place_text(names, pile: int, height: int, size: int) -> str:
-    """``t4, card 3 from the bottom``; a pile that holds one card is named alone."""
-    name = names[pile]
-    if size <= 1:
-        return name
-    if name == "s":
-        return f"the stock (s), card {size - height} from the top"
-    return f"{name}, card {height + 1} from the bottom"
 
 
 class LayoutEntry:
@@ -62,7 +54,6 @@ class LayoutEntry:
         self.optional: list[int] = []
         self.requires: list[tuple[list[int], frozenset[int], str]] = []
         if deal_rules:
-            from ..rules.deal import deal_aces_up, deal_ranks, deal_requires
             self.allowed = deal_ranks(self.variant)
             self.requires = deal_requires(self.variant)
             self.optional = [i for i in deal_aces_up(self.variant)
@@ -322,13 +313,11 @@ class LayoutEntry:
         """The position ``start`` (the physical deal) with the named cards: each one named by
         the engine as a reveal; an ace that went up while dealing is put on its foundation
         and a card less stays in the stock."""
-        from ..cards import code_json
         pos = start.copy()
         self.apply(pos)
         up = [(i, self.entered[i][0]) for i in self.optional if self.entered[i]]
         if not up:
             return pos
-        from ..rules import Position
         data = pos.to_json()
         for i, c in up:
             data["piles"][self.names[i]]["cards"] = [code_json(c)]
@@ -354,14 +343,12 @@ class LayoutEntry:
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
-        from ..cards import code_json
         return {self.names[i]: [code_json(c) for c in self.entered[i]] for i in self.order
                 if self.entered[i]}
 
     def _named(self, data) -> dict[int, list[int]]:
         """The cards named per pile in ``data`` (as :meth:`to_json` writes them); a pile
         this layout does not ask for, or a pile whose cards cannot be read, is left out."""
-        from ..cards import code_from_json
         out: dict[int, list[int]] = {}
         for name, cards in data.items():
             i = self.index.get(name)
@@ -382,7 +369,6 @@ class LayoutEntry:
     def undo_json(self) -> list[dict]:
         """The undo history (what was named before each accepted line), as :meth:`to_json`
         writes a layout: kept with the layout so that `undo` works after a resume."""
-        from ..cards import code_json
         return [{self.names[i]: [code_json(c) for c in e[i]] for i in self.order if e.get(i)}
                 for e in self._undo]
 
@@ -405,7 +391,6 @@ class LayoutEntry:
     def apply(self, position) -> None:
         """Name the entered cards in ``position`` (a physical deal), pile by pile, bottom to
         top; the engine checks each one."""
-        from ..rules import Move
         for i in self.order:
             if i in self.optional:   # not a reveal: see build()
                 continue

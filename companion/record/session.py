@@ -44,10 +44,22 @@ from ..errors import (
     InvalidCardError,
     InvalidMoveError,
 )
-from ..rules.describe import describe_move
-from ..rules.moves import split_moves
+from ..render.text import render
+from ..rules import Move, Position
+from ..rules.describe import describe_move, notation
+from ..rules.moves import place_text, split_moves
+from ..vision.integrate import (
+    CHECK_AND_TYPE,
+    inferred_cards,
+    inferred_line,
+    layout_plan,
+    new_cards,
+    reveal_plan,
+    uncertain_text,
+    where,
+)
 from . import StoreError
-from .layout import LayoutEntry, place_text
+from .layout import LayoutEntry
 
 MAX_LINE = 200
 
@@ -114,12 +126,10 @@ class Session:
     # ------------------------------------------------------------------ construction
     @classmethod
     def seeded(cls, variant, seed: int, **kw) -> Session:
-        from ..rules import Position
         return cls(Position.deal(variant, seed), **kw)
 
     @classmethod
     def physical(cls, variant, **kw) -> Session:
-        from ..rules import Position
         fresh = Position.deal(variant, None)
         slots = fresh.pending_reveals()
         if not slots:  # nothing face up at the start (Accordion): play at once
@@ -207,7 +217,6 @@ class Session:
         return code_text(code, self.symbols)
 
     def board(self) -> str:
-        from ..render.text import render
         return render(self.pos, symbols=self.symbols, colour=self.colour)
 
     def _reply(self, ok: bool, kind: str, *lines: str, board: bool = False, **kw) -> Reply:
@@ -397,7 +406,6 @@ class Session:
         if not layout.complete:
             return self._reply(False, "refused", "Not every face-up card is named yet. "
                                + self._setup_status(), layout.instructions())
-        from ..rules import Position
         broken = layout.requirement_problem()
         if broken:
             return self._reply(False, "refused", f"{broken}. Deal again and type the new "
@@ -469,7 +477,6 @@ class Session:
         where t5 shows one named card (with several, the player is asked which). The whole
         game is replayed by the engine with the right card; refused, with the move that would
         no longer replay, when the correction makes a recorded move illegal."""
-        from ..rules import Position
         usage = ("Type fix PILE WRONG CARD: the pile, the card named wrongly, then the card "
                  "really there (fix t5 8s 8c); fix t5 8c alone where t5 shows one named card.")
         if self.seeded_game:
@@ -841,7 +848,6 @@ class Session:
     def _notation(self) -> list[tuple[str, str]]:
         """The variant's own move forms with what each does (the rules engine's list), the
         reveal form left out (the recorder asks for turned-up cards itself)."""
-        from ..rules.describe import notation
         try:
             forms = notation(self.start.variant)
         except Exception:  # a new variant the wording does not know yet
@@ -900,7 +906,6 @@ class Session:
         return f"{self.engine.names[0]}=9c"
 
     def _notation_all(self) -> list[tuple[str, str]]:
-        from ..rules.describe import notation
         try:
             return notation(self.start.variant)
         except Exception:
@@ -959,7 +964,6 @@ class Session:
     def _reveal_line(self, line: str) -> Reply:
         tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
         names = self.engine.names
-        from ..rules import Move
         pending = self.pending
         bad = []
         for tok in tokens:
@@ -1115,6 +1119,7 @@ class Session:
         if not arg:
             return self._reply(False, "refused", "Say which photo: scan table.jpg (or scan cam0 "
                                "for webcam 0).")
+        # late-bound: tests monkeypatch scan on integrate
         from ..vision.integrate import no_cards_message, parse_source, scan, source_name
         if self.phase == SETUP or self.pending:
             pass
@@ -1136,7 +1141,6 @@ class Session:
         return self._scan_reveal(reading, source)
 
     def _scan_layout(self, reading, source: str) -> Reply:
-        from ..vision.integrate import inferred_cards, inferred_line, layout_plan
         layout = self.layout
         assert layout is not None
         names = self.engine.names
@@ -1198,13 +1202,6 @@ class Session:
                                  "inferred": inferred})
 
     def _scan_reveal(self, reading, source: str) -> Reply:
-        from ..vision.integrate import (
-            CHECK_AND_TYPE,
-            inferred_line,
-            new_cards,
-            uncertain_text,
-            where,
-        )
         new, unsure, inferred = new_cards(reading, self.pos)
         pending = self.pending
         unsure_text = ("Not read with confidence: " + ", ".join(uncertain_text(d)
@@ -1240,8 +1237,6 @@ class Session:
         """Several cards waiting: each one the photo shows with confidence, in its pile and
         place, is named (as if typed); the rest are asked for. None when the photo
         names none of them."""
-        from ..rules import Move
-        from ..vision.integrate import reveal_plan
         plan, todo = reveal_plan(reading, self.pos)
         if not plan:
             return None

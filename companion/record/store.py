@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..paths import DB_FILE_NAME, default_path
+from ..rules.deal import MAX_SEED
 from . import StoreError
 
 SCHEMA_VERSION = 2
@@ -42,7 +44,6 @@ MAX_GAME_ID = 2**63 - 1
 
 BUSY_TIMEOUT_S = 5.0
 SQLITE_MAGIC = b"SQLite format 3\x00"
-DB_FILE_NAME = "games.sqlite3"
 
 # Each migration takes a database from version n-1 to n, as a list of statements run inside one
 # transaction (SQLite's DDL is transactional: a failed migration leaves the file as it was).
@@ -107,15 +108,6 @@ def local_time(stamp: str | None, with_seconds: bool = False) -> str:
     except ValueError:
         return stamp
     return t.strftime("%Y-%m-%d %H:%M:%S" if with_seconds else "%Y-%m-%d %H:%M")
-
-
-def default_path() -> Path:
-    """``COMPANION_DB`` if set, else ``games.sqlite3`` in the user data directory."""
-    env = os.environ.get("COMPANION_DB", "").strip()
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-    return platformdirs.user_data_path("companion", appauthor=False) / DB_FILE_NAME
 
 
 def resolve_path(option: str | os.PathLike | None) -> Path:
@@ -625,7 +617,6 @@ class Store:
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.reveal = 0), "
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
             f"FROM games g {where} ORDER BY g.id", args)
-        from ..rules.deal import MAX_SEED
         out = []
         for r in rows:
             problem = None

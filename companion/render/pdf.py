@@ -26,8 +26,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import __version__
 from ..cards import SUIT_COLOUR, SUIT_OF, SUIT_SYMBOLS, UNKNOWN, code_text
 from ..errors import CompanionError
+from ..pysolfc import first_turn_note, game_name
+from ..rules import DEAL_VERSION, start_deck_order
+from ..rules.describe import deal_lines as engine_deal_lines
+from ..rules.describe import layout_legend as engine_layout_legend
+from ..rules.describe import notation
 from .layout import CARD_H, Diagram, Place, layout
 
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
@@ -66,7 +72,6 @@ def qr_text(pos) -> str:
 
     OPTIONS are the non-default options as ``k=v`` joined by commas (empty for none). SEED is
     ``pysolN`` for PySolFC's game N."""
-    from ..rules import DEAL_VERSION
     options = pos.variant.identity.partition(":")[2]
     seed = pos.seed if pos.pysol is None else f"pysol{pos.pysol}"
     return f"companion:{pos.variant.key}:{seed}:{options}:{DEAL_VERSION}"
@@ -88,21 +93,18 @@ def default_paper(environ: dict | None = None) -> str:
 
 def deal_lines(v) -> list[str]:
     """How to deal: the engine's own sentences (companion.rules.describe.deal_lines)."""
-    from ..rules.describe import deal_lines as engine_deal_lines
     return engine_deal_lines(v)
 
 
 def layout_legend(v) -> str:
     """The caption beside "Layout": the engine's names for the piles of ``v``
     (companion.rules.describe.layout_legend)."""
-    from ..rules.describe import layout_legend as engine_layout_legend
     return engine_layout_legend(v)
 
 
 def notation_rows(v) -> list[tuple[str, str]]:
     """The move notation a player of ``v`` needs, as (text, meaning) rows: the engine's own
     table, as `companion rules` prints it."""
-    from ..rules.describe import notation
     return list(notation(v))
 
 
@@ -110,7 +112,6 @@ def creator() -> str:
     """The PDF's Creator field: this program's version and reportlab's, whose output it is."""
     from reportlab import Version
 
-    from .. import __version__
     return f"companion {__version__} (reportlab {Version})"
 
 
@@ -398,7 +399,6 @@ def _heading(pen: _Pen, x: float, y: float, text: str, note: str = "") -> None:
 def _header(pen: _Pen, pos, date: str, x: float, y: float, width: float,
             page: str) -> float:
     """Title, meta lines and (on the setup page) the QR code; returns the y below."""
-    from ..rules import DEAL_VERSION
     st = pen.st
     v = pos.variant
     changed = v.changed_options()
@@ -416,7 +416,6 @@ def _header(pen: _Pen, pos, date: str, x: float, y: float, width: float,
     if page == "setup":
         about = v.summary + f"  Deal fingerprint {pos.fingerprint()[:16]}."
         if pos.pysol is not None:
-            from ..pysolfc import first_turn_note, game_name
             about += (f"  The deal of PySolFC's {game_name(v)}, game {pos.pysol}. "
                       + first_turn_note(v)).rstrip()
         for line in pen.wrap(about, 8.0, width - qr - 10):
@@ -491,7 +490,6 @@ def _clause_lines(pen: _Pen, text: str, size: float, width: float) -> list[str]:
 
 
 def _footer(pen: _Pen, pos, x: float, width: float, page_no: int, pages: int) -> None:
-    from .. import __version__
     st = pen.st
     y = pen.H - MARGIN * 0.55
     pen.text(x, y, f"companion {__version__}  ·  {qr_text(pos)}", 6.5, FONT, st.grey)
@@ -506,7 +504,6 @@ def _stack_columns(n: int) -> int:
 
 
 def _setup_page(pen: _Pen, pos, paper: tuple[float, float], date: str) -> None:
-    from ..rules import start_deck_order
     st = pen.st
     v = pos.variant
     pw, ph = paper

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..rules import deal, variant_keys
 from .pdf import (
     FONT,
     PAPERS,
@@ -150,7 +151,6 @@ def render_mat(paper: str = "a4") -> bytes:
 
 def build(folder: str | Path, date: str | None = None) -> list[Written]:
     """Write the sample booklet and the play mats into ``folder``; what was written."""
-    from ..rules import deal, variant_keys
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     positions = [deal(key, 1) for key in variant_keys()]

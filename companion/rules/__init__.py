@@ -28,6 +28,7 @@ def start_deck_order(pos: Position) -> list[int]:
     ``pos`` was played from: the seed's shuffle, or for a PySolFC game the order that gives
     PySolFC's layout (:func:`companion.pysolfc.deck_order`)."""
     if pos.pysol is not None:
+        # lazy: pysolfc deals through the rules (the cycle in tests/test_layers.py)
         from ..pysolfc import deck_order as pysol_order
         return pysol_order(pos.variant, pos.pysol)
     if pos.seed is None:

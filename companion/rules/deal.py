@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..cards import CARDS, RANK_OF, UNKNOWN
+from ..cards import CARDS, RANK_OF, RANK_TEXT, UNKNOWN, rank_from_text
 from ..errors import VariantError
 from .variant import DEAL_VERSION, Variant
 
@@ -158,7 +158,6 @@ def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
                     dealt_now.append(card)
                     put(i, card, step.face)
             if step.require and UNKNOWN not in dealt_now:
-                from ..cards import rank_from_text
                 wanted = {rank_from_text(r) for r in step.require}
                 if not any(RANK_OF[c] in wanted for c in dealt_now):
                     raise _DealAgain
@@ -173,7 +172,6 @@ def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
                     last = n == step.size - 1
                     put(i, take_up(step.aces_up), "up" if (last and step.turn_top) else step.face)
         elif step.step == "pull":
-            from ..cards import rank_from_text
             rank = rank_from_text(step.rank)
             pulled = [c for c in rest if c != UNKNOWN and RANK_OF[c] == rank]
             if UNKNOWN in rest:
@@ -185,7 +183,6 @@ def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
                 rest.remove(c)
                 put(i, c, "up")
         elif step.step == "remove":
-            from ..cards import rank_from_text
             rank = rank_from_text(step.rank)
             (dest,) = targets
             for i, p in enumerate(piles):
@@ -216,7 +213,6 @@ def deal_ranks(v: Variant) -> dict[int, tuple[frozenset[int], str]]:
     pulled: dict[int, tuple[int, list[int]]] = {}   # rank -> (step number, piles)
     for n, step in enumerate(v.deal):
         if step.step == "pull":
-            from ..cards import rank_from_text
             pulled[rank_from_text(step.rank)] = (n, pile_list(v, step.piles))
     out: dict[int, tuple[frozenset[int], str]] = {}
     up = deal_aces_up(v)
@@ -233,7 +229,6 @@ def deal_ranks(v: Variant) -> dict[int, tuple[frozenset[int], str]]:
                     out[i] = (ranks - {1}, why)
     if not pulled:
         return out
-    from ..cards import RANK_TEXT
 
     def plural(rank: int) -> str:
         return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(
@@ -275,7 +270,6 @@ def deal_aces_up(v: Variant) -> list[int]:
 def deal_requires(v: Variant) -> list[tuple[list[int], frozenset[int], str]]:
     """The plan's requirements on what a step deals (Tournament's first row must hold an ace or
     a king): ``(piles, ranks one of which must be there, the rule in words)`` per step."""
-    from ..cards import rank_from_text
     names = v.pile_names
     out = []
     for step in v.deal:

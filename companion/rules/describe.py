@@ -6,9 +6,10 @@ This text is what `companion variants VARIANT` shows and what the setup sheets w
 
 from __future__ import annotations
 
-from ..cards import RANK_TEXT, code_text
-from .deal import pile_list
-from .engine import Mechanic
+from ..cards import RANK_NAMES, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text, rank_from_text
+from .deal import _DealAgain, fresh_deck, lay_out, pile_list
+from .engine import FOLD, MOVE, PAIR, REVEAL, STOCK, Mechanic
+from .position import Position
 
 _NUM = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
         8: "eight", 9: "nine", 10: "ten", 12: "twelve", 13: "thirteen"}
@@ -73,8 +74,6 @@ def layout_legend(v) -> str:
     """What a setup sheet says beside "Layout": every pile of ``v`` by the name the player
     types, grouped by what it is (``tableau t1-t7, foundations f1-f4, stock s, waste w``), and,
     only where the deal puts cards face down, how those are drawn."""
-    from ..cards import UNKNOWN
-    from .deal import lay_out
     eng = v.engine()
     names = eng.names
     nf = len(eng.groups.foundations)
@@ -236,13 +235,11 @@ def _deal(v) -> list[str]:
 
 
 def _plural(rank: str) -> str:
-    from ..cards import RANK_NAMES
     name = RANK_NAMES[_rank(rank)]
     return name + ("es" if name.endswith("x") else "s")
 
 
 def _rank(text: str) -> int:
-    from ..cards import rank_from_text
     return rank_from_text(text)
 
 
@@ -318,7 +315,6 @@ def _last_deal(v) -> str:
     """Where the stock does not share out evenly (Spider 10 x 5: 54 cards, ten piles): how
     many full deals there are, and where the last short one goes (as the engine deals it,
     pile by pile from the first)."""
-    from .deal import _DealAgain, fresh_deck, lay_out
     try:
         piles, _ = lay_out(v, fresh_deck(v))
     except _DealAgain:  # pragma: no cover (a plan that redeals; its stock's size is the same)
@@ -461,7 +457,6 @@ def _stock_action(v) -> str:
     if not st:
         return ""
     if st.redeal == "waste":
-        from .position import Position
         start = Position.deal(v, None)
         if not start.piles[start.engine.groups.stock]:
             return ""  # the deal used every card (Accordion dealt all out): s never does a thing
@@ -491,8 +486,6 @@ def _reveal_pile(v) -> str:
     tableau pile with cards dealt face down, else the pile the stock turns a card onto
     (the waste, the stock itself in Pyramid, the line in Accordion); empty when every card
     is dealt face up and none is turned up later."""
-    from .engine import STOCK
-    from .position import Position
     start = Position.deal(v, None)
     eng = start.engine
     names = eng.names
@@ -544,7 +537,6 @@ def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
     """What a raw move does, in words, from the piles before it: ``7♥ from t1 onto 8♣``,
     ``K♠ from t5 to the empty t3`` ... (the recorder's echo, hints, move listings)."""
     groups = eng.groups
-    from .engine import FOLD, MOVE, PAIR, REVEAL, STOCK
 
     def ct(c):
         return code_text(c, symbols)
@@ -594,7 +586,6 @@ def move_effect(eng, raw, piles, down) -> str:
     """What a move leads to that a player cares about: ``, turning up a face-down card in t5``,
     ``, emptying t1`` (empty when nothing of note)."""
     groups = eng.groups
-    from .engine import MOVE
     kind, a, n, _ = raw
     if kind != MOVE or a not in groups.tableau_set:
         return ""
@@ -615,7 +606,6 @@ def tableau_cards(v) -> set[int] | None:
 
     A photo of the rows then says which cards must be in it, read or not (`companion scan`
     uses it to settle uncertain and missing readings)."""
-    from ..cards import RANK_OF, rank_from_text
     if not v.gaps or v.decks != 1:
         return None
     gap = rank_from_text(v.gaps.gap_rank)
@@ -632,7 +622,6 @@ def foundation_cards(v, top: int) -> list[int] | None:
 
     A photo of the table shows only a foundation's top card: this says which cards are
     therefore not anywhere else (`companion scan` uses it to settle an uncertain reading)."""
-    from ..cards import RANK_OF, SUIT_OF, rank_from_text
     if len(v.foundations) != 1:
         return None
     f = v.foundations[0]

@@ -19,7 +19,8 @@ from functools import cache
 from operator import itemgetter
 from typing import NamedTuple
 
-from ..cards import KING, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text
+from ..cards import KING, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text, rank_from_text
+from .deal import shuffled
 from .moves import Move
 from .variant import Variant
 
@@ -1104,7 +1105,6 @@ class Engine:
 
     def _shuffle_redeal(self, pos) -> None:
         """Intelligence: gather the tableau and the stock, shuffle, deal the fans again."""
-        from .deal import shuffled
         piles, S = pos.piles, self.S
         gathered: list[int] = []
         for i in self.T:
@@ -1129,7 +1129,6 @@ class Engine:
         pos.idle = False
 
     def _gap_rank(self) -> int:
-        from ..cards import rank_from_text
         return rank_from_text(self.gaps.gap_rank)
 
     def kept_runs(self, piles) -> list[int]:
@@ -1148,7 +1147,6 @@ class Engine:
         return out
 
     def _gaps_redeal(self, pos) -> None:
-        from .deal import shuffled
         piles, G, cols = pos.piles, self.G, self.gaps.columns
         kept = self.kept_runs(piles)
         free, gathered = [], []

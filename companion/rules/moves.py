@@ -103,3 +103,13 @@ def _ascii(code: int) -> str:
 def _bad(raw: str) -> str:
     return (f"{raw!r} is not a move: type a pile then where it goes (t3 t5, t3:4 t5, t3 f, w t2), "
             f"s for the stock, or a pile and a card for a reveal (t3=9c)")
+
+
+def place_text(names, pile: int, height: int, size: int) -> str:
+    """``t4, card 3 from the bottom``; a pile that holds one card is named alone."""
+    name = names[pile]
+    if size <= 1:
+        return name
+    if name == "s":
+        return f"the stock (s), card {size - height} from the top"
+    return f"{name}, card {height + 1} from the bottom"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..cards import (
     CARD_HELP,
     CARDS,
+    RANK_TEXT,
     UNKNOWN,
     Card,
     card_problem,
@@ -34,7 +35,7 @@ from .deal import DEAL_VERSION, dealt, fingerprint, lay_out
 from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw, RawMove
 from .explain import explain, explain_cards, is_won
 from .moves import PILE_RE, Move
-from .variant import Variant, load_variant
+from .variant import Variant, find_variant, load_variant
 
 
 class Termination(enum.Enum):
@@ -506,7 +507,6 @@ class Position:
 
         With ``validate`` the position must also be a possible one (:meth:`validate`): every
         card as often as the decks hold it, every card of the deck(s) accounted for."""
-        from .variant import find_variant
         if not isinstance(data, dict):
             raise PositionError("a position must be a JSON object with 'variant' and 'piles'")
         if "variant" not in data or "piles" not in data:
@@ -580,6 +580,7 @@ class Position:
                                 f"for a deck shuffled by hand, not {_shown(seed)}")
         pysol = data.get("pysol")
         if pysol is not None:
+            # lazy: pysolfc deals through the rules (the cycle in tests/test_layers.py)
             from ..pysolfc import FIRST_GAME, LAST_GAME
             if type(pysol) is not int or not FIRST_GAME <= pysol <= LAST_GAME:
                 raise PositionError(f"'pysol' must be a PySolFC game number from {FIRST_GAME} "
@@ -777,11 +778,7 @@ def _cards_list(codes, where) -> str:
 
 def _deck_text(v: Variant) -> str:
     ranks = v.rank_values
-    if ranks == tuple(range(1, 14)):
-        span = "A to K"
-    else:
-        from ..cards import RANK_TEXT
-        span = ", ".join(RANK_TEXT[r] for r in ranks)
+    span = "A to K" if ranks == tuple(range(1, 14)) else ", ".join(RANK_TEXT[r] for r in ranks)
     return f"{v.deck_size} cards: {span}" + (f", {v.decks} decks" if v.decks > 1 else "")
 
 

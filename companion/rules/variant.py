@@ -87,11 +87,13 @@ class Variant:
         return _pile_names(self)
 
     def engine(self):
+        # lazy: engine and describe import this module (the cycle in tests/test_layers.py)
         from .engine import engine_for
         return engine_for(self)
 
     def describe(self) -> list[str]:
         """The rules in the project's own words, generated from the pieces."""
+        # lazy: engine and describe import this module (the cycle in tests/test_layers.py)
         from .describe import describe
         return describe(self)
 
@@ -248,6 +250,7 @@ def _configured_summary(v: Variant) -> Variant:
     (see :func:`companion.rules.describe.summary`)."""
     from dataclasses import replace
 
+    # lazy: engine and describe import this module (the cycle in tests/test_layers.py)
     from .describe import summary
     try:
         return replace(v, summary=summary(v))

@@ -36,6 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..cards import UNKNOWN
+from ..rules.describe import describe_move, move_effect
 from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, knowledge, solve, stuck_reason
 
 
@@ -149,7 +150,6 @@ def sample(pos, slots, pool, rng: random.Random):
 
 def describe(pos, m, symbols: bool = True) -> str:
     """What raw move ``m`` does, in words, naming only cards the player can see."""
-    from ..rules.describe import describe_move, move_effect
     eng = pos.engine
     return describe_move(eng, m, pos.piles, pos.down, symbols) + \
         move_effect(eng, m, pos.piles, pos.down)

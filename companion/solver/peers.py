@@ -15,6 +15,7 @@ exhausted), anything else (unknown).
 from __future__ import annotations
 
 from ..cards import CARDS, UNKNOWN
+from .search import _chain
 
 _RANK = "0A23456789TJQK"
 _SUIT = "SHDC"  # our suit order: ♠ ♥ ♦ ♣
@@ -151,7 +152,6 @@ def fcs_line(pos, iterations: int = 200_000,
     a move of a lone card into an empty pile is left out (our engine does not offer it: it
     changes nothing but the piles' names). Raises ValueError naming the first move of theirs
     that our engine refuses: a rule the two solvers read differently."""
-    from .search import _chain
     verdict, fc = _fcs(pos, iterations, game)
     if verdict != "won":
         return verdict, None

@@ -20,15 +20,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import seeds as catalogue
 from ..errors import CompanionError
-from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError
+from ..rules import deal, load_variant, variant_keys
+from ..seeds import parse_seed_range
+from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, solve
 
 Z95 = 1.959963984540054
 
 
 def parse_seeds(text: str, limit: int = 10_000_000) -> list[int]:
     """``1-1000``, ``7``, ``1-10,20,30-40`` → the seeds (see companion.seeds.parse_seed_range)."""
-    from ..seeds import parse_seed_range
     return parse_seed_range(text, limit)
 
 
@@ -116,8 +118,6 @@ def tally(records: Iterable[dict]) -> Rate:
 
 def solve_seed(task: tuple[str, tuple, int, float, int | None]) -> dict:
     """Solve one seeded deal: ``(variant key, options items, seed, seconds, nodes)``."""
-    from ..rules import deal, load_variant
-    from .search import solve
     key, options, seed, seconds, nodes = task
     v = load_variant(key, dict(options))
     pos = deal(v, seed)
@@ -249,7 +249,6 @@ def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
 
     Locally on ``jobs`` processes, or with ``scheduler`` (an address such as
     ``tcp://host:8786``) on a Dask distributed cluster: the same tasks, the same file."""
-    from ..rules import load_variant
     v = load_variant(key, options)
     identity = v.identity
     done = read_done(out, identity) if out is not None else {}
@@ -329,8 +328,6 @@ def write_verdicts(directory: Path | str | None = None, timeout: float = 10.0,
     """Fill the verdict column of the seeds catalogue through ``companion.seeds``'s own
     reader and writer (fingerprints untouched; only verdicts of unchanged deals change, and
     a proved verdict is kept when a shorter run leaves the deal unknown)."""
-    from .. import seeds as catalogue
-    from ..rules import variant_keys
     written = []
     for key in variants or variant_keys():
         path = catalogue.catalogue_file(key, directory)

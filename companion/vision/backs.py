@@ -14,6 +14,8 @@ paper is measured at the index, since the light across a photo is not even.
 
 from __future__ import annotations
 
+from .detect import min_channel
+
 STEP = 0.05          # profile resolution, in index sizes
 REACH = 16.0         # how far up to look, in index sizes
 HALF_WIDTH = 0.5     # half-width of the sampled band, in index sizes
@@ -233,7 +235,6 @@ def count_backs(rgb, det, up=None, mn=None, dealt=None, step=None) -> int | None
     counted from there."""
     from dataclasses import replace
     if mn is None:
-        from .detect import min_channel
         mn = min_channel(rgb)
     if up is not None:
         det = replace(det, up=tuple(up))

@@ -19,7 +19,14 @@ from __future__ import annotations
 import os
 import re
 
+from ..paths import default_path
+from ..rules import deal, load_variant
 from . import VisionError
+from .detect import crops, min_channel
+from .image import grab_camera, load_photo
+from .model import reweigh
+from .piles import deals_face_down, map_piles
+from .read import _sharpen
 
 FORMAT = 2               # 1: pixel prototypes (before the recognizer's hidden layer was used)
 # How strongly the likeness to a sample (a cosine) may move a probability: each deck takes the
@@ -33,7 +40,6 @@ AGAIN = ("calibrate it again from a photo of a seeded deal (companion scan dealt
 
 
 def deck_dir():
-    from ..record.store import default_path
     return default_path().parent / "decks"
 
 
@@ -51,7 +57,6 @@ def embed(clf, rgb, pips, ranks):
     centre) of the photo ``rgb``."""
     import numpy as np
 
-    from .detect import crops, min_channel
     pips = np.asarray(pips, np.float64).reshape(-1, 2)
     ranks = np.asarray(ranks, np.float64).reshape(-1, 2)
     g, c = crops(rgb, min_channel(rgb), pips, ranks)
@@ -136,7 +141,6 @@ class Deck:
         ``mask`` (n, samples) False where a sample is not to be compared."""
         import numpy as np
 
-        from .model import reweigh
         pr, ps = pr.copy(), ps.copy()
         if weight == 0:
             return pr, ps
@@ -210,7 +214,6 @@ def labelled(reading, deal_pos):
 def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None) -> dict:
     """Read a photo of a seeded deal, label its indices from the deal, store the prototypes.
     Returns a summary dict (path, cards, ranks, suits, agree, piles_skipped)."""
-    from .image import grab_camera, load_photo
     path = deck_path(name)
     rgb, _ = grab_camera(camera) if camera is not None else load_photo(photo)
     source = f"camera {camera}" if camera is not None else str(photo)
@@ -223,9 +226,10 @@ def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str, clf=No
     """The calibration a photo of ``variant`` seed ``seed`` as dealt teaches (a Deck, not
     stored), and its summary (cards, ranks, suits, agree, piles_skipped); VisionError where
     the photo does not show the deal."""
-    from ..rules import deal, load_variant
+    # late-bound: tests monkeypatch load on model
     from .model import load
-    from .piles import deals_face_down, map_piles
+
+    # late-bound: tests monkeypatch read_cards on read
     from .read import read_cards
     clf = clf or load()
     if not hasattr(clf, "embed_crops"):
@@ -256,8 +260,6 @@ def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str, clf=No
                           "Check the seed, and that no move was made before the photo")
     import numpy as np
 
-    from .detect import crops, min_channel
-    from .read import _sharpen
     pips, ranks = [d.pip_at for d in dets], [d.rank_at for d in dets]
     deck = Deck(name, codes, embed(clf, rgb, pips, ranks), clf.fingerprint)
     # a second view of the same cards, as another photo shows them (smaller, softer): how

@@ -27,6 +27,11 @@ import json
 import os
 import time
 
+from . import designs
+from .model import CNN_FILE, CNN_META, prepare, softmax_heads, write_sums
+from .synth import TRAIN_FONTS, available_fonts, make_scene, shake
+from .train import _inside
+
 WIDTHS, HIDDEN = (8, 16, 32), 128
 VAL_SEEDS = range(900_001, 900_041)
 GAPS_SEED = 3_000_000           # the extra Gaps scenes (``--gaps``): seeds 3,000,001 on
@@ -42,7 +47,6 @@ def label(cands, scene):
     no index; those between are neither, left out."""
     import numpy as np
 
-    from .train import _inside
     n = len(cands.pip)
     rank = np.full(n, 13, np.int32)
     suit = np.full(n, 4, np.int32)
@@ -63,7 +67,6 @@ _STYLES: dict = {}
 
 def _design_style(name):
     """A published design's faces as a synth style, loaded once a process."""
-    from . import designs
     if name not in _STYLES:
         _STYLES[name] = designs.style(designs.BY_NAME[name])
     return _STYLES[name]
@@ -78,8 +81,8 @@ def scene_crops(seed, fonts=None, extra=True, neg_ratio=2.0, kind=None, design=N
     share of scenes photographed blurred (:func:`.synth.shake`), drawn by the seed."""
     import numpy as np
 
+    # late-bound: tests monkeypatch candidates on detect
     from .detect import candidates
-    from .synth import make_scene, shake
     style = _design_style(design) if design else None
     sc = make_scene(seed, kind=kind, fonts=fonts, extra=extra, style=style)
     blur = np.random.default_rng((seed, 7))   # its own stream: the scene is the same either way
@@ -261,7 +264,6 @@ def to_onnx(p, path):
 def scores(z, T, R, S):
     """Validation figures: the rank head, the suit head, and both right on index corners."""
 
-    from .model import softmax_heads
     pr, ps = softmax_heads(z, (14, 5), T)
     isx = R < 13
     both = (pr.argmax(1) == R) & (ps.argmax(1) == S)
@@ -294,8 +296,6 @@ def main(argv=None):
     _jax()
     import numpy as np
 
-    from .model import CNN_FILE, CNN_META, prepare, write_sums
-    from .synth import TRAIN_FONTS, available_fonts
     t0 = time.time()
     g, c, R, S = build(range(1, a.scenes + 1), extra=a.fonts == "extra", workers=a.workers,
                        shaken=a.shaken)
@@ -305,7 +305,6 @@ def main(argv=None):
         g, c, R, S = (np.concatenate([x, y]) for x, y in zip((g, c, R, S), more, strict=True))
     trained_designs = []
     if a.designs:
-        from . import designs
         for i, d in enumerate(designs.DESIGNS):
             if d.source in designs.HELD_OUT_SOURCES:
                 continue

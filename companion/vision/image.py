@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from . import VisionError
+from . import VisionError, quiet_cv2
 
 WORK_SIDE = 2000
 """Long side, in pixels, of the image that recognition works on."""
@@ -126,7 +126,6 @@ def _resize(im, size):
 
 def grab_camera(index: int, work_side: int = WORK_SIDE):
     """One frame from webcam ``index`` (cv2.VideoCapture), as :func:`load_photo` returns it."""
-    from . import quiet_cv2
     cv2 = quiet_cv2()
     cap = cv2.VideoCapture(index)
     try:

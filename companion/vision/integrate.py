@@ -11,7 +11,10 @@ from __future__ import annotations
 import difflib
 import re
 
+from ..cards import UNKNOWN, code_json, code_text
+from ..rules.moves import place_text
 from . import VisionError
+from .piles import inferred_text
 
 _CAMERA = re.compile(r"^(?:cam|camera)\s*([0-9]{1,2})$")
 
@@ -31,6 +34,7 @@ def scan(photo=None, camera=None, variant=None, threshold=None) -> dict:
     """:func:`companion.vision.scan.scan_photo`, with a clear error when the photo reading
     packages are missing."""
     try:
+        # late-bound: tests monkeypatch scan_photo on scan
         from .scan import scan_photo
         return scan_photo(photo, camera, variant, threshold=threshold)
     except ImportError as exc:
@@ -41,7 +45,6 @@ def scan(photo=None, camera=None, variant=None, threshold=None) -> dict:
 def _label(d) -> str:
     """A card read, as the rest of the output writes it (``10♥``; the commands show it
     through their display, letters under ``--ascii``)."""
-    from ..cards import code_text
     return code_text(d.code)
 
 
@@ -154,7 +157,6 @@ def inferred_line(where: str, d, card=None, then: str = "check it on the table")
     pile or place; ``card``: code -> text, default as :func:`_label`; ``then``: what the player
     does about it; the suits as symbols, which the commands' displays turn to letters under
     ``--ascii``)."""
-    from .piles import inferred_text
     text = card(d.code) if card else _label(d)
     return f"{where}: {text} was inferred from the rules ({inferred_text(d, card)}): {then}"
 
@@ -171,8 +173,6 @@ def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
     (cards read sure but in no pile: one line of ``problems``) and ``inferred`` (cards read
     below the threshold and named from the rules: checked, and named for the player to look
     at)."""
-    from ..cards import code_json, code_text
-    from ..record.layout import place_text
     eng = deal_pos.engine
     names = eng.names
     g = eng.groups
@@ -305,7 +305,6 @@ def new_cards(reading, pos) -> tuple[list[int], list, list]:
     the photo shows sure is; the player checks these and types them)."""
     from collections import Counter
 
-    from ..cards import UNKNOWN
     known = Counter(c for p in pos.piles for c in p if c != UNKNOWN)
     seen = Counter(d.code for d in reading["cards"] if not d.uncertain and d.inferred is None)
     new = []
@@ -322,7 +321,6 @@ def reveal_plan(reading, pos) -> tuple[list[tuple[int, int, int]], list[str]]:
     position knows, in their places, and the card at the waiting place is read sure (a card
     inferred from the rules is named for the player to check and type: a card that turns up
     is recorded at once)."""
-    from ..cards import UNKNOWN
     piles = reading.get("piles")
     got = piles.piles if piles is not None else {}
     names = pos.engine.names

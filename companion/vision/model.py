@@ -14,6 +14,7 @@ import json
 import os
 
 from . import VisionError
+from .detect import features, ink_and_paper
 
 MODEL_DIR = os.environ.get("COMPANION_MODEL_DIR") or os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "models")
@@ -127,7 +128,6 @@ class Classifier:
     def predict_crops(self, g, c):
         """(rank_probs (n, 14), suit_probs (n, 5)) for upright crops: min channel g (n, H, W)
         and RGB c (n, H, W, 3) (:func:`companion.vision.detect.crops`)."""
-        from .detect import features
         return self.predict(features(g, c))
 
 
@@ -185,7 +185,6 @@ def prepare(g, c):
     ink and paper, at least 12 levels apart), clipped to [0, 1.2]."""
     import numpy as np
 
-    from .detect import ink_and_paper
     n = len(g)
     lo, hi = (v.astype(np.float32)[:, None, None] for v in ink_and_paper(g, wide=True))
     scale = np.maximum(hi - lo, 12)
@@ -251,6 +250,7 @@ def load(model_dir: str | None = None, recognizer: str | None = None) -> Classif
         net, meta = load_checked(model_dir, MODEL_FILE, META_FILE, sums)
         clf = Classifier(net, meta)
         clf.fingerprint = sums.get(MODEL_FILE, "")
+    # lazy: refine builds on this module (the cycle in tests/test_layers.py)
     from .refine import load as load_refiner
     clf.refiner = load_refiner(model_dir)
     _CACHE[model_dir, recognizer] = clf

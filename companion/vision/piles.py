@@ -18,7 +18,14 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+from ..cards import RANK_CODE, UNKNOWN, Card, code_text
+from ..errors import CompanionError
+from ..rules import Position, deal, face_up_runs_are_builds, load_variant
+from ..rules.describe import foundation_cards, tableau_cards
 from .config import DEFAULT, ReadConfig
+from .detect import min_channel
+from .read import COPY_TOO_MANY, Detection, _same_card, dominant_up
+from .shape import GRID_ROWS, table_shape
 
 
 @dataclass
@@ -77,9 +84,6 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     detections in place), and look again for cards the rows must hold (:func:`find_unread`,
     which adds them to ``dets``). ``config``: the reading's thresholds and switches
     (:class:`~companion.vision.config.ReadConfig`)."""
-    from ..rules import load_variant
-    from .read import dominant_up
-    from .shape import table_shape
     v = load_variant(variant_key)
     shape = table_shape(v)
     if infer:
@@ -98,7 +102,6 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
     up0 = dominant_up(dets)
     mn = None
     if rgb is not None:
-        from .detect import min_channel
         mn = min_channel(rgb)
     best = None
     signs = (1, -1) if flip is None else ((-1,) if flip else (1,))
@@ -150,7 +153,6 @@ def map_piles(dets, variant_key: str, rgb=None, flip: bool | None = None,
 def runs_are_builds(v) -> bool:
     """Whether the rules make every tableau pile's face-up cards a build (the rules engine's
     :func:`companion.rules.face_up_runs_are_builds`)."""
-    from ..rules import face_up_runs_are_builds
     return face_up_runs_are_builds(v)
 
 
@@ -179,7 +181,6 @@ def infer_from_build(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT)
     if ctx is None:
         return []
     build, piles, step = ctx
-    from .read import COPY_TOO_MANY
     why = f"the only reading the {_pile_word(v)}'s build allows"
     sure = _sure_counts(dets)
     done = []
@@ -354,7 +355,6 @@ def _look_at(latent, x, y, size, up, fits, where, p_min, least=0.0):
     code, p = reads[0]
     if code not in fits or p < p_min or obj < least:
         return None
-    from .read import Detection
     d = Detection(code, p, (pip[0] + rank[0]) / 2, (pip[1] + rank[1]) / 2, up,
                   math.hypot(rank[0] - pip[0], rank[1] - pip[1]),
                   alternatives=reads[1:4], pip_at=pip, rank_at=rank)
@@ -467,7 +467,6 @@ def recheck_builds(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -
 def _sure_again(dets, d, sure, v, config):
     """The other readings of ``d``'s card left uncertain only as a copy too many are sure
     again, as far as the deck has copies: ``d`` was the copy too many."""
-    from .read import COPY_TOO_MANY
     for o in sorted(dets, key=lambda o: -o.confidence):
         if o is not d and o.code == d.code and o.uncertain and o.inferred is None \
                 and o.confidence >= config.threshold and o.note.endswith(COPY_TOO_MANY) \
@@ -489,7 +488,6 @@ def infer_from_foundations(out: PileReading, dets, v, *, config: ReadConfig = DE
     Returns the detections inferred."""
     from collections import Counter
 
-    from ..rules.describe import foundation_cards
     names = [n for n in out.piles if n.startswith("f") and n[1:].isdigit() and out.piles[n]]
     if not names or foundation_cards(v, 0) is None:
         return []
@@ -534,8 +532,6 @@ def find_unread(dets, v, *, config: ReadConfig = DEFAULT) -> list:
     Returns the detections added (to ``dets``)."""
     import numpy as np
 
-    from ..rules.describe import tableau_cards
-    from .read import Detection
     deck = tableau_cards(v)
     latent = getattr(dets, "latent", None)
     if deck is None or latent is None or not len(latent.c.pip):
@@ -587,8 +583,6 @@ def infer_by_elimination(out: PileReading, v, dets=None) -> list:
     and ``dets``).
 
     Returns the detections inferred."""
-    from ..rules.describe import tableau_cards
-    from .read import _same_card
     deck = tableau_cards(v)
     if deck is None:
         return []
@@ -651,7 +645,6 @@ def inferred_text(d, card=None) -> str:
 def _text(code) -> str:
     """A card in a note or a problem (``10♥``): as the rest of the output writes it (the
     commands show them through their display, letters under ``--ascii``)."""
-    from ..cards import code_text
     return code_text(code)
 
 
@@ -736,7 +729,6 @@ def _first_row_lower(out: PileReading, shape) -> float | None:
     """How much lower in the photo the first row's cards lie than the last row's (mean
     pixels; rows named by their piles' first letter, a to d in Gaps), or None with either
     empty."""
-    from .shape import GRID_ROWS
     rows: dict[str, list[float]] = {}
     for name, ds in out.piles.items():
         rows.setdefault(name[0], []).extend(d.y for d in ds)
@@ -759,7 +751,6 @@ def _in_photo(out: PileReading, flat, dets) -> PileReading:
 
 def _over_dealt(out: PileReading, v) -> int:
     """How many piles have more face-down cards counted than the variant deals there."""
-    from ..rules import deal
     t = deal(v.key, None)
     dealt = dict(zip(t.engine.names, t.down, strict=True))
     return sum(1 for name, n in out.face_down.items() if n is not None and n > dealt.get(name, 0))
@@ -771,7 +762,6 @@ def _map(dets, up, v, config, shift: int = 0) -> PileReading:
     ``room`` in the result: how many piles the columns found could still shift right."""
     from functools import partial
 
-    from .shape import GRID_ROWS, table_shape
     names = v.engine().names
     shape = table_shape(v)
     # cards whose "up" disagrees with the layout (bottom corners of top cards) carry no order
@@ -1407,13 +1397,11 @@ def _map_fans(out, upright, xs, ys, tabs, names, v):
 def deals_face_down(v) -> bool:
     """Whether the variant's deal lays any card face down (its stock too): where none, no
     card back lies in a photo of its layout (Gaps, Streets and Alleys, the House games)."""
-    from ..rules import deal
     return any(deal(v.key, None).down)
 
 
 def tabs_with_backs(v) -> bool:
     """Whether the variant deals face-down cards in its tableau columns."""
-    from ..rules import deal
     t = deal(v.key, None)
     return any(t.down[i] for i, n in enumerate(t.engine.names)
                if n.startswith("t") and n[1:].isdigit())
@@ -1427,9 +1415,8 @@ def count_face_down(out: PileReading, v, rgb, way, problems=True, mn=None):
     further up, where it fits the deal (:func:`.backs.count_backs`)."""
     from dataclasses import replace
 
-    from ..rules import deal
+    # late-bound: tests monkeypatch count_backs on backs
     from .backs import column_up, count_backs, face_up_step, vanishing
-    from .detect import min_channel
     template = deal(v.key, None)
     names = template.engine.names
     if mn is None:
@@ -1487,10 +1474,6 @@ def face_down_as_built(counted: int | None, dealt: int) -> int:
 def build_position(out: PileReading, v):
     """A candidate position: read cards where read, ``??`` elsewhere, face-down cards as
     counted (as dealt where not counted, or counted more than dealt)."""
-    from ..cards import code_text
-    from ..errors import CompanionError
-    from ..rules import Position, deal
-    from .shape import table_shape
     template = deal(v.key, None).to_json()
     piles = template["piles"]
     shape = table_shape(v)
@@ -1541,8 +1524,6 @@ def _gaps_of_the_deal(out: PileReading, v, piles) -> None:
     say which: any seeded deal of the variant, against its deal unseeded (every place
     waiting for a card). More places unread, or fewer, stay waiting: which are gaps is not
     known."""
-    from ..cards import Card
-    from ..rules import deal
     sample = deal(v.key, 1).to_json()["piles"]
     gaps = [n for n, p in sample.items() if not p["cards"] and piles.get(n, {}).get("cards")]
     if not gaps:
@@ -1564,7 +1545,6 @@ def _copies_text(out: PileReading, pos, v) -> str:
     them, and the piles they were read in."""
     from collections import Counter
 
-    from ..cards import UNKNOWN, code_text
     counts = Counter(c for p in pos.piles for c in p if c != UNKNOWN)
     where: dict[int, list[str]] = {}
     for name, dets in out.piles.items():
@@ -1580,7 +1560,6 @@ def _copies_text(out: PileReading, pos, v) -> str:
 
 
 def _json(d):
-    from ..cards import RANK_CODE
     return RANK_CODE[d.rank] + "SHDC"[d.suit]
 
 

@@ -15,7 +15,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, code_text
 from .config import DEFAULT, ReadConfig
+from .detect import (
+    ACROSS,
+    ALONG,
+    CROP_H,
+    CROP_W,
+    crops,
+    ink_and_paper,
+    min_channel,
+    percentile_sorted,
+    runs,
+    strips_painted,
+)
 
 TOO_SMALL = "index too small to read surely"
 """How the note of a reading marked uncertain for its size begins (:func:`read_photo`)."""
@@ -225,7 +238,10 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float | None = None, de
     thresholds and switches (:class:`~companion.vision.config.ReadConfig`)."""
     import numpy as np
 
+    # late-bound: tests monkeypatch candidates on detect
     from .detect import candidates
+
+    # late-bound: tests monkeypatch load on model
     from .model import N_RANK, N_SUIT, load
     clf = clf or load()
     threshold = config.threshold if threshold is None else threshold
@@ -351,7 +367,6 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, config, glyphs: bool = Fals
     of an index's size (not peeled off other ink) is taken for a whole index (:func:`_merged`)."""
     import numpy as np
 
-    from .detect import crops, ink_and_paper
     sure = [d for d in dets if d.confidence >= 0.9]
     if len(sure) < 3 or c.comp_cents is None:
         return []
@@ -447,7 +462,6 @@ def _read_clear_of_strips(rgb, mn, clf, deck, dets, decks, P, R, made, config):
     ``config.lone_sure``; an index read before is never looked at again."""
     import numpy as np
 
-    from .detect import crops, strips_painted
     if not len(P):
         return []
     d = np.hypot(*(R - P).T)
@@ -485,7 +499,6 @@ def _boxes_near(boxes, at, h):
     tenth of a second on a Gaps photo's thousands of blobs)."""
     import numpy as np
 
-    from .detect import runs
     cb = boxes.astype(float)
     order = np.argsort(cb[:, 0], kind="stable")
     xs = cb[order, 0]
@@ -501,7 +514,6 @@ def _boxes_near(boxes, at, h):
 
 def _mn(rgb, c):
     """``rgb``'s min(R, G, B), as its candidates ``c`` have it (made once a photo)."""
-    from .detect import min_channel
     return c.mn if c.mn is not None else min_channel(rgb)
 
 
@@ -558,7 +570,6 @@ def _merged(rgb, c, clf, deck, dets, decks, cents, d, u, config):
     the axis of the indices read surely near it, either way, centred on the blob."""
     import numpy as np
 
-    from .detect import crops
     half = u * d[:, None] / 2
     P = np.concatenate([cents - half, cents + half])
     R = np.concatenate([cents + half, cents - half])
@@ -576,7 +587,6 @@ def _ink_centre(win, P, R, config):
     ``P`` and rank glyphs at ``R``, as a place in the image: the pips, found."""
     import numpy as np
 
-    from .detect import ACROSS, ALONG, CROP_H, CROP_W
     ink = (win < config.lone_dark).astype(np.float64)
     n = ink.sum((1, 2))
     ys, xs = np.mgrid[PIP_ROWS, WINDOW_COLS] + 0.5
@@ -832,7 +842,6 @@ def _four_colour(dets, threshold, config) -> None:
     ink rules the best suit out (the best reading left, at the model's own odds, so below the
     threshold, and the readings given the ink for the rules to choose from). The inks are
     those the readings were made with (``Detection.ink``)."""
-    from ..cards import CLUBS, DIAMONDS
     tints = [d.ink for d in dets]
     inks = [_ink_word(t, config) for t in tints]
     sure = [d.confidence >= threshold and not d.note for d in dets]
@@ -867,7 +876,6 @@ def _ink_tint(rgb, pip, size):
     import numpy as np
     r = max(3, int(size * 0.35))
     x, y = round(float(pip[0])), round(float(pip[1]))
-    from .detect import percentile_sorted
     win = rgb[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
     if win.size == 0:
         return None
@@ -895,7 +903,6 @@ def ink_suits(rgb, pip, size, *, config: ReadConfig = DEFAULT) -> tuple[str, set
 
 def _ink_rules(tint, config) -> tuple[str, set[int]]:
     """:func:`ink_suits` from the ink's tint (:func:`_ink_tint`)."""
-    from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES
     word = _ink_word(tint, config)
     return word, {"red": {SPADES, CLUBS}, "green": {SPADES, HEARTS, DIAMONDS},
                   "blue": {SPADES, HEARTS, CLUBS}, "not red": {HEARTS, DIAMONDS}}.get(word, set())
@@ -1037,5 +1044,4 @@ def _same_card(a, b) -> bool:
 def _name(code):
     """A card in a note (``10♥``): as the rest of the output writes it (the commands show
     notes through their display, letters under ``--ascii``)."""
-    from ..cards import code_text
     return code_text(code)

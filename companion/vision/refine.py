@@ -17,6 +17,9 @@ sums file does not name them, the recognizer reads alone. Trained from generated
 
 from __future__ import annotations
 
+from .detect import ink_and_paper
+from .model import heads, load_checked, read_sums, reweigh
+
 REFINE_FILE = "cards-refine.yml.gz"
 REFINE_META = "cards-refine.json"
 PIP_PX, PIP_SIDE = 24, 1.2          # pip crop: pixels, and side in index sizes (pip-rank)
@@ -36,7 +39,6 @@ def _describe(c, px, cell, colour: bool):
     and (``colour``) the ink's colour relative to the paper (three differences)."""
     import numpy as np
     n = len(c)
-    from .detect import ink_and_paper
     g8 = c.min(axis=3).reshape(n, -1)
     g = g8.astype(np.float32)
     lo, hi = ink_and_paper(g8, wide=True)
@@ -94,7 +96,6 @@ class Refiner:
 
     def predict(self, F):
         """(rank probabilities (n, 13), suit probabilities (n, 4)) for feature rows F."""
-        from .model import heads
         return heads(self.net, self.meta, F, (13, 4), self.temperature)
 
     def sharpen(self, rgb, pips, ranks, pr, ps):
@@ -103,7 +104,6 @@ class Refiner:
         "none" output, are kept."""
         import numpy as np
 
-        from .model import reweigh
         if not len(pr):
             return pr, ps
         qr, qs = self.predict(features(rgb, pips, ranks))
@@ -116,7 +116,6 @@ class Refiner:
 def load(model_dir) -> Refiner | None:
     """The refiner beside the model in ``model_dir`` after checking its checksums, or None
     when ``SHA256SUMS`` does not name it (the recognizer then reads alone)."""
-    from .model import load_checked, read_sums
     sums = read_sums(model_dir)
     if REFINE_FILE not in sums or REFINE_META not in sums:
         return None

@@ -7,7 +7,11 @@ import argparse
 import json
 import time
 
+from .detect import _pairs, ink_components
+from .model import save_checked
 from .refine import REFINE_FILE, REFINE_META, Refiner, features
+from .synth import make_scene
+from .train import _inside, train
 
 
 def scene_samples(seed, fonts=None, extra=True):
@@ -15,9 +19,6 @@ def scene_samples(seed, fonts=None, extra=True):
     scene (the pip and the rank glyph of a visible index corner)."""
     import numpy as np
 
-    from .detect import _pairs, ink_components
-    from .synth import make_scene
-    from .train import _inside
     sc = make_scene(seed, fonts=fonts, extra=extra)
     stats, cents, peeled = ink_components(sc.image)
     pi, rj = _pairs(stats, cents, peeled)
@@ -59,7 +60,6 @@ def main(argv=None):
     print(f"data: {len(F)} indices from {a.scenes} scenes, {len(Fv)} validation, "
           f"{t1 - t0:.0f} s", flush=True)
     cv2.setNumThreads(a.threads)
-    from .train import train
     net, meta = train(F, R, S, a.hidden, a.iters, heads=(13, 4))
     t2 = time.time()
     meta.update({"temperature": 4.0, "weight": 1.0, "scenes": a.scenes, "hidden": a.hidden,
@@ -69,7 +69,6 @@ def main(argv=None):
           "suit_acc": float((qs.argmax(1) == Sv).mean()), "n": len(Fv)}
     meta["validation"] = ev
     print(f"trained in {t2 - t1:.0f} s; validation: {json.dumps(ev)}", flush=True)
-    from .model import save_checked
     save_checked(a.out, net, meta, REFINE_FILE, REFINE_META)
     print(f"wrote {a.out}/{REFINE_FILE}, {REFINE_META}, SHA256SUMS; total "
           f"{time.time() - t0:.0f} s; {int(np.prod(F.shape))} feature values")

@@ -6,8 +6,14 @@ This is the entry point for other commands: ``companion play``'s ``scan``, ``hin
 
 from __future__ import annotations
 
+from ..rules import load_variant
 from . import VisionError
+from .calibrate import load_deck
 from .config import DEFAULT, ReadConfig
+from .image import decode_photo, grab_camera, load_photo
+from .piles import deals_face_down, map_piles
+from .qr import find_sheet_code
+from .read import read_photo
 
 
 def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None,
@@ -27,10 +33,6 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from .image import decode_photo, grab_camera, load_photo
-    from .piles import map_piles
-    from .qr import find_sheet_code
-    from .read import read_photo
     rgb, info = grab_camera(camera) if camera is not None else load_photo(photo)
     # the sheet's code may name the game: without the variant it is read first; with it, it
     # is looked for while the cards are read (OpenCV's search lets go of the GIL: on two
@@ -49,8 +51,6 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
         key = variant or (sheet.variant if sheet else None)
         backs = True   # (where the game deals no card face down, no back is in the photo)
         if key:
-            from ..rules import load_variant
-            from .piles import deals_face_down
             try:
                 v = load_variant(key)
             except Exception:  # an unknown variant in a foreign QR code: read cards only
@@ -79,7 +79,7 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
             interp = cv2.INTER_AREA if big.shape[1] > size[0] else cv2.INTER_CUBIC
             return cv2.resize(big, size, interpolation=interp)
 
-        from .calibrate import load_deck
+        # late-bound: tests monkeypatch load on model
         from .model import load
         clf = load()
         ignored = None

@@ -19,6 +19,8 @@ import math
 import os
 from dataclasses import dataclass, field
 
+from ..rules import deal
+
 CW, CH = 180, 252  # card size on the flat table, in table pixels
 FONT_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "render", "fonts")
 SYSTEM_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation2",
@@ -446,7 +448,6 @@ def _random_play(pos, rng, moves: int):
 
 def position_for(kind: str, seed: int, rng):
     """A position of the engine for a layout kind: the deal, or (klondike) after random play."""
-    from ..rules import deal
     variant = {"klondike": "klondike", "gaps": "gaps", "pyramid": "pyramid", "golf": "golf",
                "house": "house-in-the-wood"}[kind]
     pos = deal(variant, seed)

@@ -17,6 +17,9 @@ import json
 import os
 import time
 
+from .model import META_FILE, MODEL_FILE, N_RANK, N_SUIT, SUMS_FILE, Classifier, save_checked
+from .synth import extra_fonts, make_scene
+
 
 def _inside(pts, poly, tol=1.5):
     x0, y0 = poly.min(0) - tol
@@ -43,8 +46,8 @@ def label_candidates(cands, scene):
 def scene_samples(seed, neg_ratio=2.0, fonts=None, widen=False, extra=False):
     import numpy as np
 
+    # late-bound: tests monkeypatch candidates on detect
     from .detect import candidates
-    from .synth import make_scene
     sc = make_scene(seed, fonts=fonts, widen=widen, extra=extra)
     c = candidates(sc.image, waists=False)  # (as the model files were trained)
     r, s = label_candidates(c, sc)
@@ -81,7 +84,6 @@ def train(F, R, S, hidden=96, iters=400, heads=None):
     import cv2
     import numpy as np
 
-    from .model import N_RANK, N_SUIT
     n_rank, n_suit = heads or (N_RANK, N_SUIT)
     mu = F.mean(0)
     sd = F.std(0) + 1e-3
@@ -100,7 +102,6 @@ def train(F, R, S, hidden=96, iters=400, heads=None):
 
 def evaluate(net, meta, F, R, S):
 
-    from .model import Classifier
     clf = Classifier(net, meta)
     pr, ps = clf.predict(F)
     ok_r = (pr.argmax(1) == R).mean()
@@ -114,7 +115,6 @@ def evaluate(net, meta, F, R, S):
 def main(argv=None):
     import cv2
 
-    from .model import META_FILE, MODEL_FILE, SUMS_FILE, save_checked
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=400)
     ap.add_argument("--val-scenes", type=int, default=40)
@@ -133,7 +133,6 @@ def main(argv=None):
     t0 = time.time()
     extra = a.fonts == "extra"
     if extra:
-        from .synth import extra_fonts
         print(f"rank fonts: {', '.join(os.path.basename(f) for f in extra_fonts())}", flush=True)
     F, R, S = build_dataset(range(1, a.scenes + 1), a.workers, a.widen, extra)
     Fv, Rv, Sv = build_dataset(range(900_001, 900_001 + a.val_scenes), a.workers)
