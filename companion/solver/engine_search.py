@@ -50,21 +50,14 @@ def _talon_states(q, stock, root_pass=None) -> list:
 # each move's score by up to JITTER.
 JITTER = 15  # the most a move's score is shaken by (a foundation move scores 100)
 
-# The beam's width, and the weight of the moves that reached a position beside its progress.
-# Chosen on Klondike deals 1-40 (draw 1 and 3, 10,000 positions a look): 65 of 80 won by the
-# beam alone, against 53 by the best-first look with twice the positions.
+# The beam's width, and the weight of the moves that reached a position beside its progress
+# (chosen on Klondike deals: the beam alone won more than the best-first look).
 BEAM_WIDTH = 3
 BEAM_G = 0.5
 # The beam's weight is of the moves of the step that reached a position (a move, the safe
 # moves after it, the stock turns before a talon move), not of its depth, which the beam was
 # meant to weigh. The dive is that beam: its width, its measure, DIVE_G times every move
-# played from the start. On Klondike deals 1-200 at 5 s a deal, as a fourth narrow look:
-# draw 1, 186 resolved against 180-183 without it (three runs); draw 3, 188 against 187.
-# In place of the beam (its depth weighed at 0.3, 0.5, 0.7): 183, 184, 184 on draw 1; the
-# two win different deals (the dive alone wins seed 50 within 7,500 positions, seed 108
-# within 5,700, where the beam had not in 360,000 and 220,000; the beam wins 62, 137, 153).
-# Klondike-Solver's count of the moves left (the digging, the talon's turns, its weights)
-# as the dive's measure: 185 and 190, the same within the runs' spread.
+# played from the start; it wins other deals than the beam.
 DIVE_G = 0.5
 
 # A supermove's score: its unit move's plus SUPER_BONUS (see ``SearchConfig.supermoves``).
@@ -244,13 +237,10 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     rank = kn.rank
 
     # The best-first whole search of an open game (``order``) also offers composite children
-    # that dig out a card the foundations want (``dig_children``). Streets and Alleys, seeds
-    # 1-120: with them at 16,000 positions a deal, 32 won and 53 proved lost in 101 CPU
-    # seconds; without them at 20,000, 26 won and 54 lost in 111 s.
+    # that dig out a card the foundations want (``dig_children``): it resolves more, sooner.
     digs = strategy == "order"
-    # The whole depth-first search offers supermoves too, not only the narrow look. Seeds
-    # 1-200, 5 s a deal: 166 resolved either way, but not the same deals (with them 18, 33
-    # and 151 are won; without, 107, 115 and 138).
+    # The whole depth-first search offers supermoves too, not only the narrow look: they win
+    # other deals.
     supers = config.CONFIG.supermoves and strategy == "depth" and kn.supermoves_ok and kn.dig
 
     def dig_children(ms, need):
@@ -394,10 +384,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         # positions put on it never are; the heap holds its legal moves till then), except
         # where working them out may find a win (a scan through the stock played on the
         # position itself) or draws the jitter's random numbers, whose order must not
-        # change: there as soon as the position is met. (Drawn as the positions are
-        # expanded, Klondike's restarted best-first look took 7-10 % less time a position
-        # but won no more: seeds 1-200 at 5 s, 169 and 165 won with draw 1 and 3, against
-        # 170 and 165, in more time.)
+        # change: there as soon as the position is met (drawing them as the positions are
+        # expanded saved time a position but won no more).
         lazy = jitter is None and (kn.probe or not kn.macro)
         # Lazier still where the safe moves need only the moves up (see ``settle``): a
         # position's legal moves too are generated only when it is expanded, the safe moves

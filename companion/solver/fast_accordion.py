@@ -13,12 +13,7 @@ from .lines import _replayed
 from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, SolveResult
 
 # The orders of Accordion's searches on the line (:func:`_exhaust_line`): each searches the
-# whole space, interleaved, a slice each in turn. On seeds 1-200, each alone at 5 s: folds
-# from the left, 195 won (a fold onto the pile next to it before one three piles to the left;
-# the other way round, 198); from the right, 185; the two together, all 200. Seeds 1-1000
-# at 10 s: 998 won, 2 unknown (754, which folding from the right alone wins in 7 s, and 912,
-# which the left order with the longer fold first wins in 0.2 s; a third search would
-# settle 912 and leave 754 at some 21 s).
+# whole space, interleaved, a slice each in turn; together they win deals neither wins alone.
 LINE_ORDERS = ("left", "right")
 
 
@@ -32,10 +27,8 @@ def _exhaust_line(pos, short, max_states, prefer=None):
 
     The searches of :data:`LINE_ORDERS` run interleaved, a slice each, each with its table of
     strings met: the deals one order wins in a second another may not win in minutes. Any
-    win is a win, and any one that ends having searched its whole space proves a loss. Accordion
-    seeds 1-1000 at 10 s a deal, this machine (two workers): 998 won, 2 unknown, median 0.08
-    s, p90 0.68 s (seeds 1-200 all won, the slowest in 4.6 s); through the engine, at 10 s,
-    27 of seeds 1-40 won and 13 unknown. ``prefer``: raw moves to try
+    win is a win, and any one that ends having searched its whole space proves a loss.
+    ``prefer``: raw moves to try
     first at the root (the hints' vote), where there is nothing to deal. A won line is
     replayed in the engine before it is given."""
     eng = pos.engine

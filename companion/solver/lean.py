@@ -31,25 +31,11 @@ from .results import SLICE, UNKNOWN_VERDICT, WON, SolveResult
 # rank is at most one above every foundation goes up at once, and so does the only move there
 # is. Run with a budget of LEAN_BASE positions, then again with twice as many whenever it
 # ran out of them or of positions to try (a longer budget keeps more children for longer),
-# unless it had kept every child to the end. Klondike deals 1-200 at 5 s a deal, the
-# portfolio with the lean look (4 slices a round, after the other narrow looks) against
-# without: draw 1, 191 resolved against 190 (seed 111 won, which the portfolio had not won
-# within 60 s; the lean look alone wins it within 2,000 positions); draw 3, 191 either way.
-# With foundation returns (as Klondike-Solver plays): 191 against 187, 188 against 184
-# (seeds 176 and 174 won, with 115 and 186 the lean look alone wins within 7 s). With 2
-# slices a round: 191 and 187 (foundation returns). First in the round (4 slices, and a look
-# that stopped at its first budget): 186 and 186 without returns, the median time a deal
-# 0.02 -> 0.14 s (most deals are won by the other looks at once).
+# unless it had kept every child to the end. It wins deals the other looks do not, so it
+# runs after them in the round.
 LEAN_WIDTH = 3
-# Its first budget. Klondike-Solver searches once, with 1,000,000 positions; begun with 10,000
-# and doubled, the lean look did much of its work again. The 33 hardest of Klondike seeds
-# 1-200 each draw (foundation returns; the lean look alone, 5 s a deal): draw 1, 22 won with
-# 10,000, 23 with 40,000 and 100,000, 26 with 250,000, 24 with 1,000,000; draw 3, 23 won with
-# each, the wins' times summed 19.6 s with 10,000 and 13.7-15.5 s with the larger ones (seed
-# 62 in 0.7 s with 250,000 against 2.6 s). The portfolio on seeds 1-200 at 5 s a deal:
-# 192 / 191 resolved (draw 3 / draw 1) with 10,000; 193 / 192 with 100,000, 250,000 and
-# 1,000,000. Within the default memory budget (1 GB) its first run ends before the look's
-# share of the memory is spent.
+# Its first budget: begun small and doubled, the lean look did much of its work again. Within
+# the default memory budget (1 GB) its first run ends before the look's share of it is spent.
 LEAN_BASE = 250_000
 
 

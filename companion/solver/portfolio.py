@@ -55,13 +55,11 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
     # whole search runs beside the first, best-first by the cards' order (``order``), and
     # skips what the first has met (see :func:`_drive`).
     # There the narrow looks of other games are left out: a card lying on a card it could be
-    # built on there lies on it by the deal's chance, and moving it is no run split (on
-    # Streets and Alleys deals 1-40, no narrow look won a deal within 100,000 positions).
+    # built on there lies on it by the deal's chance, and moving it is no run split.
     # Where runs move as units through the spaces (supermoves, see
     # ``Knowledge.supermoves``), a narrow depth-first look that moves them so, and splits
-    # no run, runs beside the two (restarted as the other narrow looks are). On Streets and
-    # Alleys seeds 1-60 it won 11 within 15,000 positions, 6 of them within 1,000, among
-    # them seed 58, which neither whole search won within 40,000. Last, the whole
+    # no run, runs beside the two (restarted as the other narrow looks are): it wins deals
+    # soon that neither whole search wins. Last, the whole
     # depth-first search again, restarted with its move order shaken on Luby's budgets
     # (``shaken``, see :data:`OPEN_SHARES`): the deals it wins soon under one order it may
     # not win for minutes under another; beside it the same restarts of the fast whole search
@@ -77,8 +75,7 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
             plan.append(("quick", False))   # (the shaken look on :func:`_exhaust`)
     elif kn.static and strategy == "depth":
         # Golf-like games (a waste nothing leaves, a tableau to clear): best-first, fewest
-        # cards left first (on deals 1-40 with 100,000 positions: 9 won and 8 lost, against
-        # 6 and 8 depth-first; 7 and 6 with both interleaved). Where it may, the whole
+        # cards left first (it won more than depth-first). Where it may, the whole
         # search runs on numbers, not positions (:func:`_exhaust_sink`): it settles the
         # deals that one leaves unknown.
         memory = limits.memory_mb * 2**20 if limits.memory_mb is not None else None
@@ -102,25 +99,14 @@ def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
 NARROW_LOOKS = ("depth", "best", "beam", "dive")
 # The narrow looks run again and again with their move order shaken a little, each run
 # stopped after a budget of positions growing along Luby's sequence (RESTART_BASE times 1, 1,
-# 2, 1, 1, 2, 4, ...): a search stuck below a bad early move gets a fresh start. On Klondike
-# deals 1-160 with 20,000 positions: draw 1, 146 won against 142 without; draw 3, 130 won and
-# 12 lost against 127 and 13.
+# 2, 1, 1, 2, 4, ...): a search stuck below a bad early move gets a fresh start.
 RESTARTED = frozenset({"depth", "best"})
 RESTART_BASE = 2000
 
 
 # The narrow looks' and the whole search's slices a round, where they run side by side (see
-# :func:`_drive`). A round gives each its slices of positions, and their positions do not cost
-# the same: in Klondike the dive's cost some three times the depth-first look's, the beam's
-# twice (the children of a position are all played and settled to weigh them, and few are
-# kept). With a slice each, the dive took some 40 % of the time, the whole search 13 %.
-# Fitted on each search's time to a verdict alone (Klondike seeds 1-200, draw 1 and 3, at most
-# 5 s each), replayed as the portfolio shares the time (``bench/looks.py``): 191 and 192
-# resolved with a slice each (the portfolio's own runs: 191 and 193), 192 and 193 with these
-# (and some twenty settings near them); the best of the grid 1-4, each draw fitted alone: 192
-# and 194. Seeds 201-300, not fitted on: draw 1, 92 -> 93; draw 3, 90 either way (the
-# portfolio's own runs there: 93 and 90, before and after). Other games with narrow looks,
-# seeds 1-60 at 5 s: Forty Thieves 1 won either way, Indian 15 against 14.
+# :func:`_drive`). Their positions do not cost the same (the beam and the dive play and settle
+# every child to weigh it), so the shares are fitted on each search's time to a verdict.
 NARROW_SHARES = {"depth": 2, "best": 2, "beam": 1, "dive": 1, "prover": 2, "lean": 4}
 
 
@@ -178,9 +164,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
             return _exhaust_talon(pos, short, max_states, prefer)
         if i == prover:
             # An open game's prover has its move order shaken as the shaken look's first
-            # run has it (the same seed): it goes on where that run's budget stopped it,
-            # having redone its 2,000 positions (seeds 1-400 at 5 s: 366 resolved; with a
-            # seed of its own, 0 or 1,000: 360 and 363).
+            # run has it (the same seed): it goes on where that run's budget stopped it.
             return _steps(pos, prefer, short, how, narrow, max_states, visited=proof_set,
                           line=proof_line, jitter=random.Random(1) if open_game else None)
         return _steps(pos, prefer, short, how, narrow, max_states, skip=proof_set,
@@ -278,93 +262,43 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
 
 
 # The best-first whole search of an open game joins the others once they have expanded
-# ORDER_AFTER positions (see :func:`_drive`). Streets and Alleys seeds 1-60 at 60,000
-# positions a deal: the same 51 resolved, median CPU time per deal 0.057 -> 0.033 s with
-# 1,000 against 0. With cheaper positions since, seeds 1-200 at 20,000 positions: the same
-# 150 resolved with 1,000, 2,000 or 3,000; median CPU time per deal 0.028-0.029 s with
-# 1,000, 0.026-0.027 s with 2,000 or 3,000 (two runs each).
+# ORDER_AFTER positions (see :func:`_drive`): the easy deals are settled sooner without it.
 ORDER_AFTER = 2000
 
 # The whole searches of an open game (the depth-first prover and the best-first ``order``)
 # join the narrow look and the shaken one (a slice each a round till then) once ORDER_AFTER
 # positions are expanded (see :func:`_drive`); from then on each gets OPEN_SHARES slices a
-# round. A depth-first search's time to a win is heavy-tailed in its move order: Streets
-# and Alleys seeds 1-400, each search alone for 10 s a deal, the whole depth-first search
-# won 137 (189 proved lost), with its order shaken once 150, and restarted with it shaken
-# on Luby's budgets (``shaken``) 183 (182 lost: a restart that ends within its budget has
-# searched the whole space); the narrow look 102, the best-first whole search 151 (187
-# lost). Shares fitted to those times (about 10 % of the time to the narrow look, 35 % to
-# the prover, 10 % to the best-first search, which costs twice as much a position, and 45 %
-# to the shaken look), the prover's order shaken too; seeds 1-400 at 5 s a deal (two
-# workers): 182 won, 184 lost, 34 unknown, median 0.026 s a deal, against 168 / 185 / 47
-# and 0.029 s with the narrow look, the prover and the best-first search alone (2, 1 and 1
-# slices a round). With all four searches from the start: 182 / 184 / 34, median 0.041 s.
-# A second shaken look (``quick``) restarts the fast whole search (:func:`_exhaust`, its piles
-# in an order of chance) on the same budgets: four times as many positions for the time, no
-# supermoves, no ranked moves, so it wins other deals than the shaken look (alone at 2.5 s a
-# deal, Streets and Alleys seeds 1-100: 41 won, 47 lost, against 39 and 44); a run that ends
-# within its budget proves a loss as the shaken look's does. Seeds 1-200 at 5 s a deal (two
-# runs side by side on a loaded machine): 178 resolved with either shaken look alone, 185
-# with both (shaken / quick slices 10 / 20 and 5 / 20; 10 / 10: 186, 10 / 40: 185); seeds
-# 201-400, not fitted on: 182 -> 184. It joins with the whole searches (after ORDER_AFTER
-# positions), so the easy deals' times are as before: median CPU time a deal, seeds 1-200
-# side by side in one process, 0.0226 s without it, 0.0218 s with it joining late (from the
-# start, the bench's median ratio to Freecell Solver went from 2.9 to 3.0); 186 resolved.
+# round. A depth-first search's time to a win is heavy-tailed in its move order, so the
+# restarts with it shaken (``shaken``, and ``quick`` on :func:`_exhaust`) get most of them.
 OPEN_SHARES = {"narrow": 2, "prover": 7, "order": 1, "shaken": 10, "quick": 20}
 
 # Where the tableau alone names the position and the moves are single cards (Streets and
-# Alleys; see ``Knowledge.exhaustible``), the prover is :func:`_exhaust`, some four times
-# cheaper a position than :func:`_steps` (Streets and Alleys seed 34, lost: 286,590
-# positions in 1.4 s against 5.7 s), with EXHAUST_SHARE slices a round in place of the
-# prover's 7: about the same share of the time. Seeds 1-200 at 5 s a deal (two workers):
-# 186 resolved (85 won, 101 lost), against 181 (83 / 98) with the prover of ``_steps``;
-# seeds 201-400: 188 (101 / 87) against 185. With 7 slices: 182 on 1-200; with 18: 185
-# (before the fast prover's digging order), with 40: 184.
+# Alleys; see ``Knowledge.exhaustible``), the prover is :func:`_exhaust`, much cheaper a
+# position than :func:`_steps`, with EXHAUST_SHARE slices a round in place of the prover's 7:
+# about the same share of the time.
 EXHAUST_SHARE = 28
 
 # Where a stock is dealt to a waste (Klondike; see ``Knowledge.talon_exhaustible``), the
 # prover is :func:`_exhaust_talon`, with TALON_SHARE slices a round in place of the prover's
-# NARROW_SHARES. A slice is a number of positions, and its positions cost the least: with 2
-# slices it had some 10 % of the time. Klondike with foundation returns, the prover alone:
-# draw 3 seed 150 (lost) 2.3 -> 0.6 s (34,475 keys for 18,344 positions -> 16,039 for
-# 18,345), seed 183 3.5 -> 1.3 s; draw 1 seed 21 5.3 -> 2.0 s, 183 10.9 -> 3.9 s. Seeds
-# 1-200 at 5 s a deal (two workers), resolved with draw 3 / draw 1: 187 / 191 with the
-# prover of ``_steps``; with this one and 2 slices 187 / 190, 12 slices 190 / 191, 16
-# 189 / 191, 24 188 / 190, 32 186 / 189. Default rules (no returns): 191 / 190 before,
-# 191 / 191 with 8 or 12 slices.
+# NARROW_SHARES: a slice is a number of positions, and its positions cost the least.
 TALON_SHARE = 12
 
 # Slices a round the driver gives the searches that run alone (Golf's, Accordion's and
-# Pyramid's): the budgets are checked every 1,024 positions (Golf, some 2 ms; Pyramid, some
-# 15 ms) or 8 rounds of two slices (Accordion, some 3 ms).
+# Pyramid's): the budgets are checked every 1,024 positions, or 8 rounds of two slices
+# (Accordion).
 FAST_SHARES = {"sink": 16, "line": 8, "pairs": 16, "pyramid": 16}
 
 # The lean look (see :mod:`.lean`) in the portfolio:
 LEAN_AT = 4  # its place in the portfolio's plan (the first slices of a round go first)
-# The positions the other searches expand before the lean look joins them. A hint solves each
-# of its samples within some 0.06 s: there the lean look took a share of time the other looks
-# would have settled the sample in. 200 mid-game Klondike positions (`bench/solver.py
-# --hints 200`): median 0.32 s a hint without the lean look, 0.41 s with it from the start,
-# 0.30 s with it joining after 2,000 positions (p95 0.64, 0.81 and 0.65 s).
+# The positions the other searches expand before the lean look joins them: a hint's samples
+# are mostly settled within them, and the lean look's share would only slow those down.
 LEAN_AFTER = 2_000
 # Where it plays on bytes (:func:`_lean_bytes`, about twice as fast a position), its slices a
-# round in place of NARROW_SHARES': seeds 1-200 at 5 s a deal (two workers), resolved with
-# draw 3 / draw 1. With the first budget of 10,000, foundation returns: 4 slices 190 / 191,
-# 8 191 / 191, 12 190 / 191, 16 191 / 191; default rules: 4 slices 191 / 192, 8 194 / 191.
-# With 250,000 (a first run that goes on longer is worth more of the time), foundation
-# returns: 8 slices 193 / 192, 16 193 / 193, 24 194 / 193, 32 194 / 193; default rules:
-# 16 194 / 194, 24 194 / 194.
+# round in place of NARROW_SHARES'.
 LEAN_BYTES_SHARE = 24
 # Where Klondike's whole search and lean look both run on bytes, the narrow looks win most
-# of the deals they win within the first positions; after LATE_AFTER positions (some 0.7 s)
-# their slices go to the lean look and the whole search (LATE_SHARES, slices a round).
-# Replayed from the searches' runs alone (``bench/looks.py``'s runs, draw 1 with foundation
-# returns, seeds 1-200), switching at 0.5-1 s: 192 -> 194 resolved at 5 s, 194 -> 197 at
-# 10 s, 191 -> 192 at 3 s; keeping a slice for the beam and dive, or two for the other narrow
-# looks, 192-193. The portfolio's own runs at 5 s a deal (two side by side), against the
-# shares kept throughout: draw 1 with returns, seeds 1-200 192 -> 194 (21 proved lost, 62
-# won), seeds 201-400 (not fitted on) 186 -> 188 (248, 332 won); without returns 194 ->
-# 195; draw 3 with and without returns 194 either way; no deal lost.
+# of the deals they win within the first positions; after LATE_AFTER positions their slices
+# go to the lean look and the whole search (LATE_SHARES, slices a round).
 LATE_AFTER = 20_000
 LATE_SHARES = {"depth": 0, "best": 0, "beam": 0, "dive": 0, "prover": 6, "lean": 48}
 

@@ -53,8 +53,6 @@ class SolveResult:
 
 
 # Each search hands control back to the driver every SLICE + 1 positions expanded, where the
-# budgets are checked: with four searches interleaved, a round is about 256 positions (some
-# 40 ms in Klondike), so a search stops within that of its time budget. (Every 256 positions,
-# as before, a round took 0.15 s or more: a hint's samples of 0.06 s each ran two or three
-# times over theirs.)
+# budgets are checked: a round of the interleaved searches stays short enough that a search,
+# a hint's short samples too, stops near its time budget.
 SLICE = 63

@@ -98,10 +98,7 @@ class StuckCards:
         emptied.) The largest such set is found by dropping, from all the cards that wait
         (see ``parents``), each one with a way out, until none is left to drop; if any card
         is left, none of them ever moves (the lowest of them to move first would have had a
-        way out), and the game is lost. The simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile. Klondike
-        deals 1-1000: 37 found so (the same with draw 1 and 3), among them 39, 166, 167 and
-        183, which with draw 1 our searches do not settle at 5 s (nor Klondike-Solver the
-        first three)."""
+        way out), and the game is lost. The simplest case: Klondike's 10♥ dealt above 9♥, J♠ and J♣ in its own pile."""
         parents = self.parents
         if parents is None:
             return []
