@@ -233,8 +233,7 @@ def fill_gaps(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> lis
     - at the head of a run: one step above its first card read sure;
     - in the waste's fan: halfway between two cards read sure ``config.fan_gap`` apart, or a
       step before the first of two neighbours (the fan's deepest card), any card not read
-      elsewhere, but only a candidate read at least ``config.fan_sure`` (held-out Klondike
-      scenes exact: 0-199 182 -> 185, 200-399 168 -> 170, 400-599 176 -> 178; none lost).
+      elsewhere, but only a candidate read at least ``config.fan_sure``.
 
     The detector's candidate index there (:meth:`~companion.vision.read.Latent.near`), however
     unlikely the recognizer found it to be an index, is read by the heads (with the refiner,
@@ -242,9 +241,7 @@ def fill_gaps(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> lis
     its best reading is a card the build allows there (between the two, or on the first),
     not read sure elsewhere as often as the deck has it, and at least ``config.gap_sure``
     probable (``inferred`` says what was read and why). A wrong reading would have to be one
-    of the two or so cards the build allows there: on 600 held-out Klondike scenes, 77 cards
-    were found so, 76 right (scene 595: a Q♣ partly covered read Q♠; the 9 of them in the
-    waste's fan all right). Only in variants whose face-up runs are builds
+    of the two or so cards the build allows there. Only in variants whose face-up runs are builds
     (:func:`runs_are_builds`).
 
     Returns the detections added (to ``dets`` and their pile, in order)."""
@@ -897,7 +894,7 @@ def _map(dets, up, v, config, shift: int = 0) -> PileReading:
             # bottom-left corner when fanned to the right): upside down, under the top row
             # (as far below as a card's lower index lies from its upper one, and 2.5 sizes
             # more for the perspective not wholly undone, or 9 sizes; never below the heads'
-            # line: held-out Klondike scene 240's first waste card lay 0.3 below 1.5 more)
+            # line)
             tall = max(9.0, abs(offset[1]) / unit + 2.5) \
                 if offset else 9.0
             lo, hi = min(ys[i] for i in top) - 1.0, max(ys[i] for i in top) + tall
@@ -1130,10 +1127,7 @@ LEAN_TURNS = tuple(d for k in range(1, 21) for d in (k, -k))
 """Degrees the rows of a layout may still lean by after the photo is set upright, tried in
 turn (by :func:`_lean_fit`) while cards are left over: the way up is taken from the indices, a
 few degrees off, and a steep photo's perspective undone leaves an affine view, in which the
-rows may lean well off square to the cards' up. Check-set Gaps scene 8 and the bench's
-12-megapixel Gaps photo 4 (two rows found of four) need 14 to 18 degrees; up to 20 (12
-before) changed nothing else on held-out Gaps 0-199 and Pyramid 0-119 or the check set's 30
-of each."""
+rows may lean well off square to the cards' up."""
 
 
 def _lean_fit(xs, ys, places, gap):
