@@ -176,7 +176,7 @@ def _joined_fragments(ink, labels, stats, cents, side):
     to JOIN_MAX of them, and what they join into is glyph-like, the union is a blob too
     (beside its parts): (stats, centres), or None. Not where two of the parts are each
     nearly as long as the union (JOIN_WHOLE): those are two glyphs side by side, such as the
-    digits of a 10 (joined, read as a K at 100 % in held-out Gaps scene 12)."""
+    digits of a 10 (joined, read as a K)."""
     import cv2
     import numpy as np
     n = len(stats)
@@ -290,8 +290,7 @@ def _pairs(stats, cents, peeled=None):
     """(pip, rank glyph) component pairs close enough and alike enough in size to be an index;
     not two blobs both ``peeled`` off a strip of table (bits of a card back's border; None:
     every pair, where no back can lie in the photo. In a Gaps layout, the cards close
-    together, a pip and its rank glyph can both touch the table between them: held-out Gaps
-    scene 10's 4♠, 3♥ and K♠)."""
+    together, a pip and its rank glyph can both touch the table between them)."""
     import numpy as np
     size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
     n = len(size)

@@ -362,9 +362,9 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, config, glyphs: bool = Fals
     ink lies there, no blob of its own does, and the model is sure (``config.lone_sure``), as
     a card not read yet (``decks`` copies of it at most). Places in ``rgb``'s pixels.
     With ``glyphs``, the other way round: a blob in no reading is taken for a rank glyph
-    whose pip is no blob of its own (a pip touching the card's edge joins the table's strip,
-    held-out Klondike scene 341's Q♠), and the pip is looked for. With ``merged``, a blob
-    of an index's size (not peeled off other ink) is taken for a whole index (:func:`_merged`)."""
+    whose pip is no blob of its own (a pip touching the card's edge joins the table's strip),
+    and the pip is looked for. With ``merged``, a blob of an index's size (not peeled off
+    other ink) is taken for a whole index (:func:`_merged`)."""
     import numpy as np
 
     sure = [d for d in dets if d.confidence >= 0.9]
@@ -406,11 +406,11 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, config, glyphs: bool = Fals
     ok = clear[bi]
     if config.lone_big:
         # a blob far larger than an index there is no glyph's or pip's own (a strip of table
-        # with the pip joined to it, opened off the larger blob: check-set Gaps scene 17's 2♠)
+        # with the pip joined to it, opened off the larger blob)
         ok &= big[bi] <= config.lone_big * dj[qi]
     if config.lone_not_itself:
         # the lone blob's own box is no blob at the other's place (its corner reaches there
-        # where the index lies aslant: check-set Gaps scene 17's 8♠ and 9♥)
+        # where the index lies aslant)
         ok &= bi != j[qi]
     hit = np.zeros(len(j), bool)
     hit[qi[ok]] = True
@@ -432,8 +432,8 @@ def _lone_pips(rgb, c, clf, deck, used, dets, decks, config, glyphs: bool = Fals
     P, R = P[inked], R[inked]
     if glyphs:
         # a place guessed from the neighbours misses a pip by a fifth of an index, enough
-        # for the model to see no index (scene 341's ♠: 6 % there, 99 % on it): the pip is
-        # taken where the ink is, around the place guessed, and looked at there
+        # for the model to see no index: the pip is taken where the ink is, around the place
+        # guessed, and looked at there
         P = _ink_centre(win[inked], P, R, config)
         g, cc = crops(rgb, _mn(rgb, c), P, R)
     else:
@@ -456,10 +456,9 @@ def _read_clear_of_strips(rgb, mn, clf, deck, dets, decks, P, R, made, config):
     cross their windows painted over, each glyph where its blob lies once they are
     (:func:`~companion.vision.detect.strips_painted`): a glyph joined to the strip of
     table between two cards close together (Gaps) is no blob of its own, and the strip in
-    the crop, with the guess a few pixels off the glyph, left the model unsure (held-out
-    Gaps scene 23's Q♥: 11 % there, 99 % once painted and found). Each is read from its
-    own window (the model, the refiner, the pip's ink), as a card not read yet, when
-    ``config.lone_sure``; an index read before is never looked at again."""
+    the crop, with the guess a few pixels off the glyph, left the model unsure. Each is read
+    from its own window (the model, the refiner, the pip's ink), as a card not read yet,
+    when ``config.lone_sure``; an index read before is never looked at again."""
     import numpy as np
 
     if not len(P):
