@@ -468,8 +468,8 @@ def ink_and_paper(g, wide=False):
     """(lo, hi), each (n,): every crop's (rows of ``g``, bytes) 3rd and 97th percentiles,
     the darkest ink and the paper a crop's contrast is taken from: ``np.percentile`` of the
     crop as float32, bit for bit (:func:`percentile_sorted`; ``wide`` as for its ``q`` given
-    as a sequence), from one radix sort of each crop's bytes (6,000 crops: 0.012 s against
-    0.21 s)."""
+    as a sequence), from one radix sort of each crop's bytes (far faster than
+    ``np.percentile``)."""
     import numpy as np
     ranked = np.sort(g.reshape(len(g), -1), axis=1, kind="stable")
     return percentile_sorted(ranked, 3, wide), percentile_sorted(ranked, 97, wide)

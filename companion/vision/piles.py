@@ -843,8 +843,7 @@ def _map(dets, up, v, config, shift: int = 0) -> PileReading:
                 # and a column lying wholly nearer the top row than the heads' line (the
                 # row taken as sheared as the heads are): a waste fan's top card, beside the
                 # stock but lower than a foundation's card in a photo turned round and
-                # tilted, where the row's line through that one card is flat (held-out
-                # scenes 228 and 443)
+                # tilted, where the row's line through that one card is flat
                 b = head_line[1]
                 row_a = statistics.median(ys[i] - b * xs[i] for i in top)
                 for col in whole:
@@ -909,7 +908,7 @@ def _map(dets, up, v, config, shift: int = 0) -> PileReading:
                   for fx, d, *pile in sorted(row, key=lambda t: t[0])]
         # the stock lies face down: a face-up card over its column, where the waste's column
         # has a card too, is the fan's deepest (a top row with none in the waste's column
-        # tells that the columns start further right: held-out scene 404)
+        # tells that the columns start further right)
         fan_from_stock = config.stock_column_fan and None not in (waste_col, stock_col) \
             and any(c == waste_col and not pile for c, _, pile in placed)
         for c, d, pile in placed:
@@ -1014,8 +1013,8 @@ def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, s
     other one in this deck and photo (``offset``, :func:`_corner_offset`); a lone upside-down
     index placed there that falls on a column's top card or an empty foundation, where no card
     was read, is put in that pile; those that fall on the waste, where no card of the fan was
-    read upright, make its fan, in order (held-out Klondike scene 229: the 8♣ on top of the
-    waste, its upright index out of the photo's reach, read by its other corner alone)."""
+    read upright, make its fan, in order (the top of the waste whose upright index is out of
+    the photo's reach is read by its other corner alone)."""
     from dataclasses import replace
     rx, ry = -up[1], up[0]
     if offset is None or grid is None:

@@ -52,10 +52,9 @@ HERSHEY_FACES = (0, 1, 2, 3, 4, 5)
 # Apache 2.0: Roboto, Open Sans; GUST: TeX Gyre Adventor, Pagella, Schola, Bonum, Cursor), drawn with the
 # five TRAIN_FONTS. None of the held-out fonts' families nor their metric clones (no Liberation,
 # Arimo, Tinos, Cousine, DejaVu Mono or Serif Condensed; no TeX Gyre Heros (Helvetica) or Termes
-# (Times)). Two monospaced faces, Oxygen Mono and TeX Gyre Cursor (a Courier), since the
-# twenty-fourth session: without any, the recognizer read the held-out DejaVu Sans Mono's
-# barred J as a 3 (docs/vision-notebook.md says how that was found). `make model` installs the
-# packages where apt-get is.
+# (Times)). Two monospaced faces, Oxygen Mono and TeX Gyre Cursor (a Courier): without any,
+# the recognizer read the held-out DejaVu Sans Mono's barred J as a 3 (docs/vision-notebook.md
+# says how that was found). `make model` installs the packages where apt-get is.
 EXTRA_TRAIN_FONTS = (
     "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-CondensedBold.ttf",
     "NotoSerif-Regular.ttf", "NotoSerif-Bold.ttf", "NotoSerif-CondensedBold.ttf",
