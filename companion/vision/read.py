@@ -634,7 +634,7 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float | None = None, fi
     import cv2
 
     def sizes(d, early=False):
-        # the candidates' median is the readings' within a few per cent (10 photos)
+        # the candidates' median size stands for the readings' (close enough to judge by)
         if early and not config.finer_at_once:
             return
         med = statistics.median(d.tolist())

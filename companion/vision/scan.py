@@ -35,9 +35,8 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
 
     rgb, info = grab_camera(camera) if camera is not None else load_photo(photo)
     # the sheet's code may name the game: without the variant it is read first; with it, it
-    # is looked for while the cards are read (OpenCV's search lets go of the GIL: on two
-    # cores a 12-megapixel photo is read about a fifth sooner; the pool starts no thread
-    # until asked). Where the indices look small, a photo with more pixels than the working
+    # is looked for while the cards are read (OpenCV's search lets go of the GIL, so the two
+    # run together; the pool starts no thread until asked). Where the indices look small, a photo with more pixels than the working
     # image is decoded again beside the rest of the first reading: the finer one needs it
     with ThreadPoolExecutor(max_workers=2) as pool:
         later = pool.submit(find_sheet_code, rgb) if variant is not None else None
