@@ -32,14 +32,15 @@ def _style(design):
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "vision-data", "designs"))
 
 
-def calibrated(design):
+def calibrated(design, clf):
     """The calibration one photo of Gaps seed 3 as dealt in ``design`` teaches, and a line
     saying what it learnt (or why it was refused: then None)."""
     from companion.vision import VisionError
     from companion.vision.calibrate import deck_from_photo
     sc = dealt_scene(_style(design))
     try:
-        deck, got = deck_from_photo(sc.image, "gaps", 3, design.name, "the calibration photo")
+        deck, got = deck_from_photo(sc.image, "gaps", 3, design.name, "the calibration photo",
+                                    clf)
     except VisionError as e:
         return None, f"refused: {e}"
     return deck, (f"{got['cards']} cards placed, {got['agree']} read as dealt by the model "
@@ -116,7 +117,7 @@ def main(argv=None):
         print(_line(f"{d.name} ({d.source})", agg, exact, a.scenes, times) + f"  {split}")
         _pool(pooled, split, agg, exact, a.scenes)
         if a.calibrated:
-            deck, said = calibrated(d)
+            deck, said = calibrated(d, clf)
             if deck is None:   # read as it stands: a refused calibration changes nothing
                 print(f"  calibrated: {said}")
             else:

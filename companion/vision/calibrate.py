@@ -77,10 +77,6 @@ class Deck:
         self.ranks = sorted({int(c) % 13 for c in self.codes})
         self.suits = sorted({int(c) // 13 for c in self.codes})
 
-    @property
-    def cards(self) -> int:
-        return len(self.codes)
-
     def save(self, path):
         import numpy as np
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +106,8 @@ class Deck:
                                   f"companion; {again}")
             codes, samples, weight = data["codes"], data["samples"], data["weight"]
             ok = (weight.shape == (1,) and weight.dtype.kind == "f"
-                  and 0 <= float(weight[0]) <= max(WEIGHTS) and codes.ndim == 1 and codes.dtype.kind == "i" and len(codes) > 0
+                  and 0 <= float(weight[0]) <= max(WEIGHTS) and codes.ndim == 1
+                  and codes.dtype.kind == "i" and len(codes) > 0
                   and set(codes.tolist()) <= set(range(52)) and samples.ndim == 2
                   and samples.shape[0] == len(codes) and samples.dtype.kind == "f"
                   and np.isfinite(samples).all())
@@ -136,24 +133,17 @@ class Deck:
         like = embed(clf, rgb, pips, ranks) @ self.samples.T          # (n, samples)
         return self._moved(like, pr, ps, self.weight)
 
-    def _moved(self, like, pr, ps, weight, mask=None):
-        """``pr``, ``ps`` moved by the likenesses ``like`` (n, samples) at ``weight``;
-        ``mask`` (n, samples) False where a sample is not to be compared."""
+    def _moved(self, like, pr, ps, weight):
+        """``pr``, ``ps`` moved by the likenesses ``like`` (n, samples) at ``weight``."""
         import numpy as np
 
         pr, ps = pr.copy(), ps.copy()
         if weight == 0:
             return pr, ps
-        if mask is not None:
-            like = np.where(mask, like, -np.inf)
         for p, classes, of in ((pr, self.ranks, self.codes % 13), (ps, self.suits,
                                                                     self.codes // 13)):
             s = np.stack([like[:, of == k].max(1) for k in classes], axis=1)
-            seen = np.isfinite(s).any(1, keepdims=True)   # (a row with no sample left: as is)
-            top = np.where(seen, s.max(1, keepdims=True), 0)
-            with np.errstate(invalid="ignore"):
-                factor = np.where(seen, np.exp(weight * (s - top)), 1.0)
-            reweigh(p, classes, factor)
+            reweigh(p, classes, np.exp(weight * (s - s.max(1, keepdims=True))))
         return pr, ps
 
 
@@ -212,7 +202,7 @@ def labelled(reading, deal_pos):
 
 
 def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None) -> dict:
-    """Read a photo of a seeded deal, label its indices from the deal, store the prototypes.
+    """Read a photo of a seeded deal, label its indices from the deal, store the samples.
     Returns a summary dict (path, cards, ranks, suits, agree, piles_skipped)."""
     path = deck_path(name)
     rgb, _ = grab_camera(camera) if camera is not None else load_photo(photo)
@@ -224,8 +214,11 @@ def calibrate(photo, variant: str, seed: int, name: str = "default", camera=None
 
 def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str, clf=None):
     """The calibration a photo of ``variant`` seed ``seed`` as dealt teaches (a Deck, not
-    stored), and its summary (cards, ranks, suits, agree, piles_skipped); VisionError where
-    the photo does not show the deal."""
+    stored), and its summary (cards, ranks, suits, weight, agree, piles_skipped); VisionError
+    where the photo does not show the deal."""
+    import cv2
+    import numpy as np
+
     # late-bound: tests monkeypatch load on model
     from .model import load
 
@@ -258,13 +251,10 @@ def deck_from_photo(rgb, variant: str, seed: int, name: str, source: str, clf=No
         raise VisionError(f"{source} does not look like {variant} seed {seed} as dealt: only "
                           f"{agree} of the {len(dets)} cards placed read as the deal has them. "
                           "Check the seed, and that no move was made before the photo")
-    import numpy as np
-
     pips, ranks = [d.pip_at for d in dets], [d.rank_at for d in dets]
     deck = Deck(name, codes, embed(clf, rgb, pips, ranks), clf.fingerprint)
     # a second view of the same cards, as another photo shows them (smaller, softer): how
     # much the samples should count is what reads that view best
-    import cv2
     k = SECOND_VIEW
     view = cv2.GaussianBlur(cv2.resize(rgb, None, fx=k, fy=k, interpolation=cv2.INTER_AREA),
                             (0, 0), 0.8)
