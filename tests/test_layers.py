@@ -50,9 +50,9 @@ ALLOWED: set[str] = {
     "companion.rules -> companion.pysolfc",
     "companion.rules.position -> companion.pysolfc",
     # record.session plays the application layer's part (photo to position, hint, the board)
-    "companion.record.session -> companion.render.text",
-    "companion.record.session -> companion.solver.hints",
-    "companion.record.session -> companion.vision.integrate",
+    "companion.record.session.replies -> companion.render.text",
+    "companion.record.session.play -> companion.solver.hints",
+    "companion.record.session.photos -> companion.vision.integrate",
     # the solver's survey fills the seeds catalogue's verdict column and parses its ranges
     "companion.solver.survey -> companion.seeds",
 }
