@@ -41,7 +41,7 @@ from .common import (
     start_position,
 )
 from .completion import game_items, variant_items
-from .play_cmds import _title, check_game_id
+from .gamedb import check_game_id, game_title
 
 
 def _count(n: int, noun: str) -> str:
@@ -440,7 +440,7 @@ def _game_position(gid, db, seed, pysol, position_file, photo, options, peek):
     pos = game.position()
     name = f" ({row.name})" if row.name else ""
     n = row.moves
-    header = (f"Game {gid}{name}: {_title(game.variant, row.deal_name)}, after {n} "
+    header = (f"Game {gid}{name}: {game_title(game.variant, row.deal_name)}, after {n} "
               f"move{'s' if n != 1 else ''} ({row.status}).")
     return pos, header, {"game": gid, "moves_played": n, "status": row.status}
 

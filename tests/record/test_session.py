@@ -844,7 +844,7 @@ def test_a_game_lost_to_an_idle_pass_says_no_other_move_is_left():
     from rechelp import codes, klondike_json
 
     from companion.cli.engine_cmds import _outcome_text
-    from companion.cli.play_cmds import _outcome_line
+    from companion.cli.games_cmds import _outcome_line
     start = Position.from_json(klondike_json({"t1": codes("9h"), "s": codes("3d 4d 5d")}))
     s = Session.resume(start, [])
     for _ in range(2):

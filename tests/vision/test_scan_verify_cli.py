@@ -176,7 +176,7 @@ def test_a_photo_of_another_game_is_said_so_and_counted_as_listed(photo, run, fa
 def test_another_game_is_asked_without_calling_a_minority_most():
     # 6 of 15 cards read beyond the layout, 4 checked: more beyond than checked, which asks
     # about another game, but 6 of 15 is not "most of the cards read"
-    from companion.cli.play_cmds import _verdict
+    from companion.cli.verify_cmds import _verdict
     report = {"ok": False, "checked": 4, "read": 15, "mismatches": [{}] * 4, "unplaced": [],
               "extra": {"t3": [1, 2], "t4": [3, 4], "t5": [5, 6]}, "problems": [{}] * 3}
     ask = _verdict(report, "klondike", 42, photo=True)[-1]
