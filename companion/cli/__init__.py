@@ -17,8 +17,8 @@ from .. import __version__
 
 # name -> (module, attribute, one-line help shown by `companion --help` without importing it)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "variants": ("companion.cli.info", "variants", "List the variants, or show one with its options."),
-    "rules": ("companion.cli.rules_cmd", "rules", "Print a variant's rules, move notation and options."),
+    "variants": ("companion.cli.variants_cmds", "variants", "List the variants, or show one with its options."),
+    "rules": ("companion.cli.variants_cmds", "rules", "Print a variant's rules, move notation and options."),
     "deal": ("companion.cli.engine_cmds", "deal", "Draw a deal of a variant: seeded, or PySolFC's game N."),
     "moves": ("companion.cli.engine_cmds", "moves", "List the legal moves in a position."),
     "check": ("companion.cli.engine_cmds", "check", "Apply moves and check each one against the rules."),
