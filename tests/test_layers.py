@@ -3,7 +3,7 @@
 From the bottom up: cards and errors; the rules (with PySolFC's numbered deals, a deal source
 of the rules); the consumers of the rules — record, solver, vision, render and the seeds
 catalogue — which do not depend on each other; an application layer (photo to position, hint,
-verify: none of its own yet, so ``record.session`` still plays that part); the command line.
+verify: ``app``, though ``record.session`` still plays part of it); the command line.
 
 A module may import from its own package and from lower layers. Every other ``companion``
 import, at the top of a module or inside a function, is a violation, and so is an import
@@ -31,7 +31,7 @@ UNITS: dict[str, int] = {
     "vision": 2,
     "render": 2,
     "seeds": 2,  # the seeds catalogue: fingerprints of the rules' deals
-    # 3: the application layer (photo to position, hint, verify) has no package yet
+    "app": 3,  # the application layer: photo to position, verify
     "cli": 4,
     "__main__": 4,
 }
@@ -52,7 +52,7 @@ ALLOWED: set[str] = {
     # record.session plays the application layer's part (photo to position, hint, the board)
     "companion.record.session.replies -> companion.render.text",
     "companion.record.session.play -> companion.solver.hints",
-    "companion.record.session.photos -> companion.vision.integrate",
+    "companion.record.session.photos -> companion.app.photo",
     # the solver's survey fills the seeds catalogue's verdict column and parses its ranges
     "companion.solver.survey -> companion.seeds",
 }

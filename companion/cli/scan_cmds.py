@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
+from ..app.photo import no_cards_message, parse_source, source_name, unsure_advice
 from ..cards import code_json, code_text
 from ..vision import VisionError, quiet_cv2
 from ..vision.calibrate import calibrate, deck_dir, deck_path
-from ..vision.integrate import no_cards_message, parse_source, source_name, unsure_advice
 from ..vision.piles import inferred_text
 from ..vision.read import TOO_SMALL, TWIN_READ
 from .common import VARIANT, DescribedArgument, display, echo_json

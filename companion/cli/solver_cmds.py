@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..app import photo as app_photo
 from ..errors import VariantError
 from ..record.games import load_game
 from ..record.store import open_store
@@ -447,13 +448,11 @@ def _game_position(gid, db, seed, pysol, position_file, photo, options, peek):
 
 def _photo_position(variant, photo, options):
     """The position read from ``photo`` (a file, or ``cam0``); warnings go to stderr."""
-    # late-bound: tests monkeypatch scan on integrate
-    from ..vision.integrate import parse_source, photo_position, scan, source_name
     key = variant.key if hasattr(variant, "key") else variant
-    path, camera = parse_source(photo)
-    source = source_name(path, camera)
-    reading = scan(path, camera, key)
-    pos, warnings = photo_position(reading, source, display().text)
+    path, camera = app_photo.parse_source(photo)
+    source = app_photo.source_name(path, camera)
+    reading = app_photo.scan(path, camera, key)   # looked up here: tests monkeypatch it
+    pos, warnings = app_photo.photo_position(reading, source, display().text)
     if options:
         data = pos.to_json()
         data["options"] = {**(data.get("options") or {}), **options}

@@ -8,10 +8,10 @@ import sys
 
 import click
 
-from ..cards import UNKNOWN, code_json, code_text
+from ..app import photo as app_photo
+from ..app.verify import entry_report, photo_report, position_report
 from ..record.layout import LayoutEntry
 from ..rules import Position
-from ..rules.moves import place_text
 from ..vision import VisionError
 from .common import (
     SEED,
@@ -67,22 +67,14 @@ def verify(variant, seed, layout_file, photo, options, as_json):
     if layout_file and photo:
         raise click.UsageError("give either --layout or --photo, not both")
     if photo:
-        # late-bound: tests monkeypatch scan on integrate
-        from ..vision.integrate import (
-            compare_with_deal,
-            no_cards_message,
-            parse_source,
-            scan,
-            source_name,
-        )
-        path, camera = parse_source(photo)
-        reading = scan(path, camera, v.key)
+        path, camera = app_photo.parse_source(photo)
+        reading = app_photo.scan(path, camera, v.key)   # looked up here: tests monkeypatch it
         if not reading["cards"]:
-            raise VisionError(no_cards_message(source_name(path, camera)))
-        report = compare_with_deal(deal_pos, reading, d.symbols)
+            raise VisionError(app_photo.no_cards_message(app_photo.source_name(path, camera)))
+        report = photo_report(deal_pos, reading, d.symbols)
     elif layout_file:
         given = read_position(layout_file, v.key, opts, param_hint="--layout")
-        report = _compare_positions(deal_pos, given)
+        report = position_report(deal_pos, given, d.symbols)
     else:
         g = eng.groups
         skip = set(g.foundation_set) | {g.stock, g.waste, g.aside}
@@ -91,7 +83,7 @@ def verify(variant, seed, layout_file, photo, options, as_json):
         entry = LayoutEntry(deal_pos, slots)
         if not _type_layout(entry, deal_pos, as_json):
             click.get_current_context().exit(1)
-        report = _compare_entry(deal_pos, entry)
+        report = entry_report(deal_pos, entry, d.symbols)
     ok = not report["mismatches"] and not report["missing"] and not report["problems"] \
         and not report.get("uncertain")
     report.update({"variant": v.key, "options": v.changed_options(), "seed": seed, "ok": ok})
@@ -221,46 +213,3 @@ def _type_layout(entry, deal_pos, as_json) -> bool:
             click.echo(msg if res.ok else f"Refused: {msg}", err=as_json)
     return True
 
-
-def _compare_entry(deal_pos, entry) -> dict:
-    d = display()
-    names = deal_pos.engine.names
-    mismatches = []
-    for i, k, code in entry.cards():
-        expected = deal_pos.piles[i][k]
-        if expected != code:
-            mismatches.append({
-                "pile": names[i], "height": k,
-                "place": place_text(names, i, k, len(deal_pos.piles[i])),
-                "expected": code_json(expected), "found": code_json(code),
-                "expected_text": code_text(expected, d.symbols),
-                "found_text": code_text(code, d.symbols)})
-    return {"checked": entry.count, "mismatches": mismatches, "missing": entry.missing(),
-            "problems": []}
-
-
-def _compare_positions(deal_pos, given) -> dict:
-    d = display()
-    names = deal_pos.engine.names
-    mismatches, problems = [], []
-    checked = 0
-    for i, name in enumerate(names):
-        want, got = deal_pos.piles[i], given.piles[i]
-        if len(want) != len(got):
-            problems.append(f"{name}: {len(got)} card{'s' if len(got) != 1 else ''} in your "
-                            f"layout, the deal puts {len(want)} there")
-        elif deal_pos.down[i] != given.down[i]:
-            problems.append(f"{name}: {given.down[i]} face down in your layout, the deal has "
-                            f"{deal_pos.down[i]}")
-        for k in range(min(len(want), len(got))):
-            if got[k] == UNKNOWN:
-                continue
-            checked += 1
-            if got[k] != want[k]:
-                mismatches.append({
-                    "pile": name, "height": k,
-                    "place": place_text(names, i, k, len(want)),
-                    "expected": code_json(want[k]), "found": code_json(got[k]),
-                    "expected_text": code_text(want[k], d.symbols),
-                    "found_text": code_text(got[k], d.symbols)})
-    return {"checked": checked, "mismatches": mismatches, "missing": [], "problems": problems}

@@ -149,7 +149,7 @@ def test_debug_image_marks_the_inferred_card_in_its_own_colour(scanned, run, tmp
 
 
 def test_a_hint_from_the_photo_says_which_card_was_inferred():
-    from companion.vision.integrate import photo_position
+    from companion.app.photo import photo_position
     middle = _det("Qd", 300, 440, 0.54, [("Qc", 0.2), ("Qs", 0.15), ("10s", 0.08)])
     piles = {"t3": [_det("Kh", 300, 400), middle, _det("Jh", 300, 480)]}
     for k, (name, card) in enumerate([("t1", "Qc"), ("t2", "2h"), ("t4", "3h"),

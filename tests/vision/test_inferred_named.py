@@ -13,10 +13,10 @@ import json
 
 import pytest
 
+from companion.app import photo as app_photo
 from companion.cards import Card, code_text
 from companion.record.session import Session
 from companion.rules import deal
-from companion.vision import integrate
 from companion.vision.piles import PileReading
 from companion.vision.read import Detection
 
@@ -61,7 +61,7 @@ def photo_of(monkeypatch):
 
     def fake(photo=None, camera=None, variant=None, threshold=None):
         return shown["reading"]
-    monkeypatch.setattr(integrate, "scan", fake)
+    monkeypatch.setattr(app_photo, "scan", fake)
     return shown
 
 

@@ -1,6 +1,6 @@
 """A photo with many cards read unsure is itself the problem: `scan` says to retake it."""
 
-from companion.vision.integrate import unsure_advice
+from companion.app.photo import unsure_advice
 from companion.vision.read import TOO_SMALL, Detection
 
 

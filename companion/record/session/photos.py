@@ -3,10 +3,7 @@ turned up in play."""
 
 from __future__ import annotations
 
-from ...cards import code_json
-from ...errors import IllegalMoveError, InvalidMoveError
-from ...rules import Move
-from ...vision.integrate import (
+from ...app.photo import (
     CHECK_AND_TYPE,
     inferred_cards,
     inferred_line,
@@ -16,6 +13,9 @@ from ...vision.integrate import (
     uncertain_text,
     where,
 )
+from ...cards import code_json
+from ...errors import IllegalMoveError, InvalidMoveError
+from ...rules import Move
 from .replies import SETUP, Reply
 
 
@@ -27,8 +27,8 @@ class Photos:
         if not arg:
             return self._reply(False, "refused", "Say which photo: scan table.jpg (or scan cam0 "
                                "for webcam 0).")
-        # late-bound: tests monkeypatch scan on integrate
-        from ...vision.integrate import no_cards_message, parse_source, scan, source_name
+        # late-bound: tests monkeypatch scan on app.photo
+        from ...app.photo import no_cards_message, parse_source, scan, source_name
         if self.phase == SETUP or self.pending:
             pass
         elif self.seeded_game:

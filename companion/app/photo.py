@@ -1,4 +1,5 @@
-"""What other commands do with a photo: `hint --photo`, `verify --photo`, and `play`'s `scan`.
+"""Photo to position: what the commands do with a photo (`hint --photo`, `verify --photo`,
+`scan`, and `play`'s `scan`).
 
 Everything here works on the reading :func:`companion.vision.scan.scan_photo` returns; no
 decision about legality is taken here (the rules engine checks every card entered). A card read
@@ -8,13 +9,11 @@ who types it.
 
 from __future__ import annotations
 
-import difflib
 import re
 
-from ..cards import UNKNOWN, code_json, code_text
-from ..rules.moves import place_text
-from . import VisionError
-from .piles import inferred_text
+from ..cards import UNKNOWN, code_text
+from ..vision import VisionError
+from ..vision.piles import inferred_text
 
 _CAMERA = re.compile(r"^(?:cam|camera)\s*([0-9]{1,2})$")
 
@@ -34,8 +33,8 @@ def scan(photo=None, camera=None, variant=None, threshold=None) -> dict:
     """:func:`companion.vision.scan.scan_photo`, with a clear error when the photo reading
     packages are missing."""
     try:
-        # late-bound: tests monkeypatch scan_photo on scan
-        from .scan import scan_photo
+        # late-bound: tests monkeypatch scan_photo on scan; cv2 and numpy load only here
+        from ..vision.scan import scan_photo
         return scan_photo(photo, camera, variant, threshold=threshold)
     except ImportError as exc:
         raise VisionError(f"photo reading is unavailable: {exc.name or exc} is not installed "
@@ -159,103 +158,6 @@ def inferred_line(where: str, d, card=None, then: str = "check it on the table")
     ``--ascii``)."""
     text = card(d.code) if card else _label(d)
     return f"{where}: {text} was inferred from the rules ({inferred_text(d, card)}): {then}"
-
-
-# ------------------------------------------------------------------------------ verify --photo
-
-def compare_with_deal(deal_pos, reading, symbols: bool) -> dict:
-    """The photographed layout against a seeded deal, pile by pile (the piles the player lays
-    out face up: not the stock or foundations; the waste where the deal turns a card up on
-    it, as Golf's). Same report shape as the typed form, with ``read`` (the cards read in the
-    photo), ``uncertain`` (cards read without confidence: not checked), ``missing`` (cards
-    of the deal not found in the photo), ``extra`` (per pile, the cards read beyond the
-    face-up cards the deal puts there: each pile one line of ``problems``), ``unplaced``
-    (cards read sure but in no pile: one line of ``problems``) and ``inferred`` (cards read
-    below the threshold and named from the rules: checked, and named for the player to look
-    at)."""
-    eng = deal_pos.engine
-    names = eng.names
-    g = eng.groups
-    # (a waste the deal leaves empty has no slots)
-    skip = set(g.foundation_set) | {g.stock, g.aside}
-    piles = reading["piles"].piles if reading["piles"] is not None else {}
-    mismatches, problems, unsure, unread, inferred = [], [], [], [], []
-    extra_cards: dict[str, list[str]] = {}
-    checked = 0
-
-    def mismatch(i, k, found):
-        want = deal_pos.piles[i][k]
-        return {"pile": names[i], "height": k,
-                "place": place_text(names, i, k, len(deal_pos.piles[i])),
-                "expected": code_json(want), "found": code_json(found),
-                "expected_text": code_text(want, symbols), "found_text": code_text(found, symbols)}
-
-    for i, name in enumerate(names):
-        if i in skip:
-            continue
-        down = deal_pos.down[i]
-        slots = list(range(down, len(deal_pos.piles[i])))
-        if not slots:
-            continue
-        dets = piles.get(name, [])
-        want = [deal_pos.piles[i][k] for k in slots]
-        got = [d.code for d in dets]
-        if len(got) == len(want):
-            pairs = list(zip(slots, dets, strict=True))
-            extra = []
-        else:
-            pairs, extra = [], []
-            sm = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
-            for tag, a0, a1, b0, b1 in sm.get_opcodes():
-                if tag == "equal" or (tag == "replace" and a1 - a0 == b1 - b0):
-                    pairs += list(zip(slots[a0:a1], dets[b0:b1], strict=True))
-                    continue
-                for k in slots[a0:a1]:
-                    unread.append(place_text(names, i, k, len(deal_pos.piles[i])))
-                extra += dets[b0:b1]
-        for k, d in pairs:
-            if d.uncertain:
-                unsure.append({"place": place_text(names, i, k, len(deal_pos.piles[i])),
-                               "read": code_json(d.code), "confidence": round(d.confidence, 3),
-                               "text": f"{place_text(names, i, k, len(deal_pos.piles[i]))}: "
-                                       f"{uncertain_text(d)}"})
-                continue
-            checked += 1
-            if d.inferred is not None:
-                place = place_text(names, i, k, len(deal_pos.piles[i]))
-                inferred.append({"place": place, "card": code_json(d.code),
-                                 "read": code_json(d.inferred[0]),
-                                 "read_confidence": round(d.inferred[1], 3),
-                                 "text": inferred_line(place, d,
-                                                       lambda c: code_text(c, symbols))})
-            if d.code != deal_pos.piles[i][k]:
-                mismatches.append(mismatch(i, k, d.code))
-        if extra:
-            extra_cards[name] = [code_json(d.code) + ("?" if d.uncertain else "")
-                                 for d in extra]
-            problems.append(f"{name}: {_cards(len(extra))} more in the photo than the "
-                            f"{_n_up(len(want))} the deal puts there: "
-                            + " ".join(code_text(d.code, symbols) + ("?" if d.uncertain else "")
-                                       for d in extra))
-    mapped = {id(d) for ds in piles.values() for d in ds}
-    loose = [d for d in reading["cards"] if id(d) not in mapped and not d.uncertain]
-    if not (loose and reading["piles"] is not None and reading["piles"].unplaced):
-        loose = []
-    if loose:
-        problems.append(f"{_cards(len(loose))} read but not placed in a pile: "
-                        + " ".join(code_text(d.code, symbols) for d in loose))
-    return {"read": len(reading["cards"]), "checked": checked, "mismatches": mismatches,
-            "missing": unread, "problems": problems, "uncertain": unsure,
-            "inferred": inferred, "extra": extra_cards,
-            "unplaced": [code_json(d.code) for d in loose]}
-
-
-def _n_up(n: int) -> str:
-    return f"{n} face-up card{'s' if n != 1 else ''}"
-
-
-def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
 
 
 # ------------------------------------------------------------------------------ play: scan
