@@ -2,8 +2,9 @@
 
 From the bottom up: cards and errors; the rules (with PySolFC's numbered deals, a deal source
 of the rules); the consumers of the rules — record, solver, vision, render and the seeds
-catalogue — which do not depend on each other; an application layer (photo to position, hint,
-verify: ``app``, though ``record.session`` still plays part of it); the command line.
+catalogue — which do not depend on each other; the application layer, ``app`` (photo to
+position, hint, verify, and the recorder's ``Session`` with the board, the hint and ``scan``
+plugged in); the command line.
 
 A module may import from its own package and from lower layers. Every other ``companion``
 import, at the top of a module or inside a function, is a violation, and so is an import
@@ -31,7 +32,7 @@ UNITS: dict[str, int] = {
     "vision": 2,
     "render": 2,
     "seeds": 2,  # the seeds catalogue: fingerprints of the rules' deals
-    "app": 3,  # the application layer: photo to position, verify
+    "app": 3,  # the application layer: photo to position, hint, verify, the recorder's Session
     "cli": 4,
     "__main__": 4,
 }
@@ -49,10 +50,6 @@ ALLOWED: set[str] = {
     # right way: it lays its deals out through the rules' deal plans)
     "companion.rules -> companion.pysolfc",
     "companion.rules.position -> companion.pysolfc",
-    # record.session plays the application layer's part (photo to position, hint, the board)
-    "companion.record.session.replies -> companion.render.text",
-    "companion.record.session.play -> companion.solver.hints",
-    "companion.record.session.photos -> companion.app.photo",
     # the solver's survey fills the seeds catalogue's verdict column and parses its ranges
     "companion.solver.survey -> companion.seeds",
 }

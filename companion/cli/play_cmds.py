@@ -1,7 +1,7 @@
 """`companion play`, `companion resume`: the game recorder at the command line.
 
 The commands parse options, open the game database and hand typed lines to the recorder's
-state machine (:mod:`companion.record.session`); this module only reads lines and prints
+state machine (:class:`companion.app.session.Session`); this module only reads lines and prints
 replies. Each runs interactively in a terminal, or non-interactively from a file
 (``--moves-file``) or piped standard input, with ``--json`` where the output is data.
 """
@@ -14,9 +14,9 @@ import sys
 
 import click
 
+from ..app.session import Session
 from ..pysolfc import first_turn_note
 from ..record.games import start_json, variant_of
-from ..record.session import Session
 from ..record.store import GameLog
 from ..rules import DEAL_VERSION, Position, deal
 from .common import (

@@ -743,7 +743,7 @@ def open_store(path: str | os.PathLike | None = None, *, create: bool = True,
 
 
 class GameLog:
-    """What a :class:`~.session.Session` writes through: one game in one store."""
+    """What a :class:`~.session.Recorder` writes through: one game in one store."""
 
     def __init__(self, store: Store, game_id: int):
         self.store = store

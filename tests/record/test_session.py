@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rechelp import FailingConnection, lost_game, near_won
 
+from companion.app.session import Session
 from companion.cards import RANK_OF, Card, code_text
-from companion.record.session import Session
 from companion.record.store import GameLog, Store
 from companion.rules import Position, deal, load_variant, variant_keys
 

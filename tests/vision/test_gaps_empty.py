@@ -74,8 +74,8 @@ def test_play_enters_a_gaps_photo_with_its_gaps(held_out_scene, tmp_path):
     8,001,001: photographed from the near side, read exactly.)"""
     import cv2
 
+    from companion.app.session import Session
     from companion.cards import Card
-    from companion.record.session import Session
     sc = held_out_scene(8_001_001, "gaps")
     path = tmp_path / "gaps.jpg"
     cv2.imwrite(str(path), sc.image[..., ::-1])

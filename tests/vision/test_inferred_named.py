@@ -14,8 +14,8 @@ import json
 import pytest
 
 from companion.app import photo as app_photo
+from companion.app.session import Session
 from companion.cards import Card, code_text
-from companion.record.session import Session
 from companion.rules import deal
 from companion.vision.piles import PileReading
 from companion.vision.read import Detection

@@ -16,9 +16,9 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
+from companion.app.session import Session  # noqa: E402
 from companion.cards import Card, code_text  # noqa: E402
 from companion.cli import main  # noqa: E402
-from companion.record.session import Session  # noqa: E402
 from companion.rules import deal  # noqa: E402
 from companion.vision import synth  # noqa: E402
 

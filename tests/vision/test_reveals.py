@@ -4,7 +4,7 @@ made by hand (what the pile mapping gives), so the tests exercise the recorder's
 
 from __future__ import annotations
 
-from companion.record.session import Session
+from companion.app.session import Session
 from companion.rules import deal
 from companion.vision.piles import PileReading
 from companion.vision.read import Detection

@@ -1,6 +1,6 @@
 """The recorder's state machine: a typed line in, a :class:`Reply` out. No I/O.
 
-A :class:`Session` holds the position of one game, the list of accepted moves (and reveals), a
+A :class:`Recorder` holds the position of one game, the list of accepted moves (and reveals), a
 redo stack, and an optional log (:class:`~.store.GameLog`) that every accepted change is written
 through *before* the session shows it: when the log refuses (read-only database, full disk), the
 change is taken back and the reply says why, so the game in memory and on disk stay the same.
@@ -18,20 +18,18 @@ What a line can be, in play:
   the waste, bottom to top), or the reveal notation ``t3=9c``;
 * in a seeded game: ``t3=9c`` to report the card actually seen there (a mismatch is a dealing
   error, reported with its place);
-* ``scan PHOTO`` (or ``scan cam0``, a webcam): in setup, the photographed layout's piles whose
-  cards were all read with confidence are entered, checked like typed lines (the others are
-  named, for the player to type); in play, a card that turned up is named from the photo when
-  exactly one card read with confidence is new to the position. A card the photo reading
-  inferred from the rules is named as such: entered in setup (checked by the player before
-  `start`), left for the player to type in play (a turned-up card is recorded at once).
+* ``scan PHOTO`` (or ``scan cam0``, a webcam): the layout, or a card that turned up, read from
+  a photo (:mod:`companion.app.session`).
 
 A refused line never changes the position.
 
-:class:`Session` is put together from one mixin per concern: :mod:`.setup` (the layout of a
+:class:`Recorder` is put together from one mixin per concern: :mod:`.setup` (the layout of a
 physical deal), :mod:`.play` (moves, undo, hints, the end of the game), :mod:`.reveals` (cards
 named as they turn up), :mod:`.fix` (corrections), :mod:`.seeded` (the seeded-deal check),
-:mod:`.photos` (``scan``), :mod:`.helptext` and :mod:`.replies` (what the player reads). This
-module holds the state and the entry point, :meth:`Session.handle`.
+:mod:`.helptext` and :mod:`.replies` (what the player reads). This module holds the state and
+the entry point, :meth:`Recorder.handle`. The board, the solver's hint and ``scan`` come from
+the layers above (record imports neither render, solver nor vision): the commands build
+:class:`companion.app.session.Session`, which plugs them in.
 """
 
 from __future__ import annotations
@@ -45,26 +43,23 @@ from .. import StoreError
 from ..layout import LayoutEntry
 from .fix import Corrections
 from .helptext import HelpText
-from .photos import Photos
-from .play import PlayMoves, solver_hint
+from .play import PlayMoves
 from .replies import COMMAND_WORDS, COMMANDS, ENDED, MAX_LINE, OVER, PLAY, SETUP, Replies, Reply
 from .reveals import Reveals
 from .seeded import SeededCheck
 from .setup import SetupPhase
 
-__all__ = ["COMMANDS", "COMMAND_WORDS", "ENDED", "MAX_LINE", "OVER", "PLAY", "SETUP", "Reply",
-           "Session", "solver_hint"]
+__all__ = ["COMMANDS", "COMMAND_WORDS", "ENDED", "MAX_LINE", "OVER", "PLAY", "SETUP", "Recorder",
+           "Reply"]
 
 
-class Session(SetupPhase, PlayMoves, Reveals, Corrections, SeededCheck, Photos, HelpText,
-              Replies):
-    """One game being recorded. Build with :meth:`seeded`, :meth:`physical` or :meth:`resume`."""
+class Recorder(SetupPhase, PlayMoves, Reveals, Corrections, SeededCheck, HelpText, Replies):
+    """One game being recorded. Build with :meth:`seeded`, :meth:`physical` or :meth:`resume`,
+    on :class:`companion.app.session.Session`, which draws the board, hints and reads photos."""
 
     def __init__(self, start, *, log=None, game_id: int | None = None, symbols: bool = True,
-                 colour: bool = False, layout: LayoutEntry | None = None, scanner=None):
+                 colour: bool = False, layout: LayoutEntry | None = None):
         self.start = start
-        # scanner(photo, camera, variant_key) -> the reading of companion.vision.scan
-        self.scanner = scanner
         self.pos = start.copy()
         self.log = log
         self.game_id = game_id
@@ -82,11 +77,11 @@ class Session(SetupPhase, PlayMoves, Reveals, Corrections, SeededCheck, Photos, 
         self.short_prefix = "t" if "t1" in names else ("p" if "p1" in names else "")
 
     @classmethod
-    def seeded(cls, variant, seed: int, **kw) -> Session:
+    def seeded(cls, variant, seed: int, **kw) -> Recorder:
         return cls(Position.deal(variant, seed), **kw)
 
     @classmethod
-    def physical(cls, variant, **kw) -> Session:
+    def physical(cls, variant, **kw) -> Recorder:
         fresh = Position.deal(variant, None)
         slots = fresh.pending_reveals()
         if not slots:  # nothing face up at the start (Accordion): play at once
@@ -94,7 +89,7 @@ class Session(SetupPhase, PlayMoves, Reveals, Corrections, SeededCheck, Photos, 
         return cls(fresh, layout=LayoutEntry(fresh, slots, deal_rules=True), **kw)
 
     @classmethod
-    def resume(cls, start, entries: list[str], **kw) -> Session:
+    def resume(cls, start, entries: list[str], **kw) -> Recorder:
         """A session at the end of ``entries`` (texts as stored), each replayed through the
         engine. Raises IllegalMoveError (or another CompanionError) naming the first entry that
         no longer replays."""
@@ -114,13 +109,27 @@ class Session(SetupPhase, PlayMoves, Reveals, Corrections, SeededCheck, Photos, 
             self.phase = OVER
 
     @classmethod
-    def in_setup(cls, fresh, typed: dict, undo: list | None = None, **kw) -> Session:
+    def in_setup(cls, fresh, typed: dict, undo: list | None = None, **kw) -> Recorder:
         """A physical game whose layout was being typed when it was left (``undo``: its
         undo history as saved, so that `undo` goes on working)."""
         layout = LayoutEntry(fresh, fresh.pending_reveals(), deal_rules=True)
         layout.load_json(typed)
         layout.load_undo(undo)
         return cls(fresh, layout=layout, **kw)
+
+    # What the application layer plugs in (companion.app.session.Session).
+
+    def board(self) -> str:
+        """The position drawn as text."""
+        raise NotImplementedError
+
+    def _solver_hint(self, pos, symbols: bool) -> str | None:
+        """The solver's hint as text, or None while there is no solver."""
+        raise NotImplementedError
+
+    def _scan(self, arg: str) -> Reply:
+        """``scan PHOTO`` / ``scan cam0``."""
+        raise NotImplementedError
 
     @property
     def seeded_game(self) -> bool:

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from ...cards import Card, ascii_text, code_text
 from ...errors import CompanionError, InvalidCardError
-from ...render.text import render
 from ...rules.describe import describe_move
 from ...rules.moves import place_text
 
@@ -58,9 +57,6 @@ class Replies:
 
     def card(self, code: int) -> str:
         return code_text(code, self.symbols)
-
-    def board(self) -> str:
-        return render(self.pos, symbols=self.symbols, colour=self.colour)
 
     def _reply(self, ok: bool, kind: str, *lines: str, board: bool = False, **kw) -> Reply:
         r = Reply(ok=ok, kind=kind, lines=[self._t(x) for x in lines if x], **kw)

@@ -1,22 +1,37 @@
-"""``scan PHOTO`` (or ``scan cam0``): the layout read from a photo in setup, or a card that
-turned up in play."""
+"""The recorder the commands build: :class:`Session`, the record layer's
+:class:`~companion.record.session.Recorder` with the board (render), the hint (solver) and
+``scan PHOTO`` (vision) plugged in.
+
+``scan PHOTO`` (or ``scan cam0``, a webcam): in setup, the photographed layout's piles whose
+cards were all read with confidence are entered, checked like typed lines (the others are
+named, for the player to type); in play, a card that turned up is named from the photo when
+exactly one card read with confidence is new to the position. A card the photo reading
+inferred from the rules is named as such: entered in setup (checked by the player before
+`start`), left for the player to type in play (a turned-up card is recorded at once).
+"""
 
 from __future__ import annotations
 
-from ...app.photo import (
+from ..cards import code_json
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..record.session import SETUP, Recorder, Reply
+from ..render.text import render
+from ..rules import Move
+from . import photo
+from .hint import solver_hint
+from .photo import (
     CHECK_AND_TYPE,
     inferred_cards,
     inferred_line,
     layout_plan,
     new_cards,
+    no_cards_message,
+    parse_source,
     reveal_plan,
+    source_name,
     uncertain_text,
     where,
 )
-from ...cards import code_json
-from ...errors import IllegalMoveError, InvalidMoveError
-from ...rules import Move
-from .replies import SETUP, Reply
 
 
 class Photos:
@@ -27,8 +42,6 @@ class Photos:
         if not arg:
             return self._reply(False, "refused", "Say which photo: scan table.jpg (or scan cam0 "
                                "for webcam 0).")
-        # late-bound: tests monkeypatch scan on app.photo
-        from ...app.photo import no_cards_message, parse_source, scan, source_name
         if self.phase == SETUP or self.pending:
             pass
         elif self.seeded_game:
@@ -40,7 +53,7 @@ class Photos:
                                "enters the layout, or a card when one turns up.")
         path, camera = parse_source(arg)
         source = source_name(path, camera)
-        reading = (self.scanner or scan)(path, camera, self.start.variant.key)
+        reading = (self.scanner or photo.scan)(path, camera, self.start.variant.key)
         if not reading["cards"]:
             return self._reply(False, "refused", no_cards_message(source)[0].upper()
                                + no_cards_message(source)[1:] + ". Nothing was entered.")
@@ -174,3 +187,19 @@ class Photos:
                 "  " + self._t(t) for t in todo]
         reply.data["to_type"] = todo
         return reply
+
+
+class Session(Photos, Recorder):
+    """One game being recorded, as the commands build it: with :meth:`seeded`,
+    :meth:`physical`, :meth:`resume` or :meth:`in_setup`."""
+
+    def __init__(self, start, *, scanner=None, **kw):
+        super().__init__(start, **kw)
+        # scanner(photo, camera, variant_key) -> a reading, as photo.scan gives it (tests)
+        self.scanner = scanner
+
+    def board(self) -> str:
+        return render(self.pos, symbols=self.symbols, colour=self.colour)
+
+    def _solver_hint(self, pos, symbols: bool) -> str | None:
+        return solver_hint(pos, symbols)
