@@ -4,6 +4,7 @@ often a search hands control back to the driver that keeps the budgets (:data:`S
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,11 @@ class SolveResult:
         return {"verdict": self.verdict, "moves": self.moves, "length": len(self.moves),
                 "nodes": self.nodes, "states": self.states,
                 "seconds": round(self.seconds, 4), "reason": self.reason}
+
+
+# A search, as the portfolio drives it: a generator that yields (positions expanded, positions
+# stored) every slice and returns its result.
+Search = Generator[tuple[int, int], None, SolveResult]
 
 
 # Each search hands control back to the driver every SLICE + 1 positions expanded, where the
