@@ -18,6 +18,8 @@ from .results import SolverError
 Node = tuple[Any, Sequence[Raw]]
 # A child of a position: raw moves, or a jump (see :data:`JUMP`) and then a move.
 Child = Sequence[Any]
+# The talon's state: (stock, waste, the stock's face-down count, pass, idle).
+Talon = tuple[tuple[int, ...], tuple[int, ...], int, int, bool]
 
 
 def _line(root_line: Sequence[Raw], node: Node | None) -> list[Raw]:
