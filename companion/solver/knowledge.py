@@ -3,7 +3,7 @@ variant through :func:`knowledge`): the pile groups, which shortcuts are sound, 
 other parts read. Its methods live with what they do: position keys and symmetry
 (:mod:`.keys`), stuck cards (:mod:`.stuck`), safe moves (:mod:`.safe_moves`), supermoves
 (:mod:`.supermoves`), move ordering (:mod:`.ordering`) and where the fast searches may run
-(:mod:`.exhaustible`).
+(:mod:`.exhaustible`); its fields, with their types, are declared for them in :mod:`.derived`.
 
 A variant piece this module does not know (a rule added later) switches the symmetries and the
 automatic moves off for that variant: the search stays exact, only slower."""
