@@ -42,11 +42,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
     from .engine import Piles
+    from .explain import CardSpec
 
     # An undo entry: the piles, face-down counts, pass and idle flag before a move, and the
     # move (or the turns of one :meth:`Position.push_turns`).
     _Entry = tuple[Piles, list[int], int, bool, Raw | tuple[Raw, ...]]
-    from .explain import CardSpec
 
 
 class Termination(enum.Enum):
