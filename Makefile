@@ -70,8 +70,10 @@ bench-vision: $(STAMP)
 	$(BIN)/python bench/vision.py
 	$(BIN)/python bench/vision_designs.py
 
+# ruff on everything; mypy on rules/ and solver/, strictly (pyproject.toml's [tool.mypy]).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # The pages of docs/ generated from the code: the command reference from the click commands,
 # the variants' rules from the rules data (tests fail until they are regenerated).
@@ -104,4 +106,4 @@ peers: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[solvers]'
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks .mypy_cache build *.egg-info

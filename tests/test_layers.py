@@ -86,11 +86,28 @@ def _targets(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
     return [f"{base}.{a.name}" if f"{base}.{a.name}" in FILES else base for a in node.names]
 
 
+def _loaded(tree: ast.Module) -> list[ast.AST]:
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:``: imports for annotations
+    only, which load nothing."""
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) \
+                    and child.test.id == "TYPE_CHECKING":
+                todo.extend(child.orelse)
+            else:
+                todo.append(child)
+    return out
+
+
 def imports() -> list[tuple[str, str, int]]:
-    """(importer, imported, line) for every ``companion`` import, wherever it sits."""
+    """(importer, imported, line) for every ``companion`` import, wherever it sits (but
+    under ``if TYPE_CHECKING:``)."""
     out = []
     for module, path in FILES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _loaded(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import | ast.ImportFrom):
                 out.extend((module, target, node.lineno) for target in _targets(module, node))
     return out

@@ -18,7 +18,7 @@ __all__ = [
 
 
 def deal(variant: str | Variant, seed: int | None = None,
-         options: dict | None = None) -> Position:
+         options: dict[str, object] | None = None) -> Position:
     """The layout of ``variant`` for ``seed`` (the same forever), or a physical deal."""
     return Position.deal(variant, seed, options)
 

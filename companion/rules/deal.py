@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 from ..cards import CARDS, RANK_OF, RANK_TEXT, UNKNOWN, rank_from_text
 from ..errors import VariantError
@@ -285,7 +286,7 @@ def deal_requires(v: Variant) -> list[tuple[list[int], frozenset[int], str]]:
     return out
 
 
-def fingerprint(position_json: dict) -> str:
+def fingerprint(position_json: dict[str, Any]) -> str:
     """SHA-256 of the canonical JSON of a position (sorted keys, no spaces, ASCII)."""
     text = json.dumps(position_json, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()

@@ -6,10 +6,19 @@ This text is what `companion variants VARIANT` shows and what the setup sheets w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..cards import RANK_NAMES, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text, rank_from_text
 from .deal import _DealAgain, fresh_deck, lay_out, pile_list
 from .engine import FOLD, MOVE, PAIR, REVEAL, STOCK, Mechanic
 from .position import Position
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from . import pieces as P
+    from .engine import Engine, Piles, Raw
+    from .variant import Variant
 
 _NUM = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
         8: "eight", 9: "nine", 10: "ten", 12: "twelve", 13: "thirteen"}
@@ -19,7 +28,7 @@ def _n(k: int) -> str:
     return _NUM.get(k, str(k))
 
 
-def summary(v, template: str | None = None) -> str:
+def summary(v: Variant, template: str | None = None) -> str:
     """The one-line description of ``v`` as configured: the catalogue's sentence with its
     ``{fields}`` filled from the variant's own pieces, so that an option that changes a rule
     changes the line too (``{draw}``: ``three cards at a time``; ``{passes}``: ``unlimited
@@ -29,8 +38,8 @@ def summary(v, template: str | None = None) -> str:
     return (v.summary if template is None else template).format_map(_SummaryFields(v))
 
 
-class _SummaryFields(dict):
-    def __init__(self, v):
+class _SummaryFields(dict[str, str]):
+    def __init__(self, v: Variant) -> None:
         super().__init__()
         self.v = v
 
@@ -55,7 +64,7 @@ class _SummaryFields(dict):
         raise KeyError(name)
 
 
-def deal_lines(v) -> list[str]:
+def deal_lines(v: Variant) -> list[str]:
     """How to deal, step by step (what a setup sheet prints under "How to deal")."""
     lines = _deal(v)
     if v.tableau and v.tableau.layout == "squared":
@@ -70,7 +79,7 @@ def deal_lines(v) -> list[str]:
     return lines
 
 
-def layout_legend(v) -> str:
+def layout_legend(v: Variant) -> str:
     """What a setup sheet says beside "Layout": every pile of ``v`` by the name the player
     types, grouped by what it is (``tableau t1-t7, foundations f1-f4, stock s, waste w``), and,
     only where the deal puts cards face down, how those are drawn."""
@@ -114,7 +123,7 @@ def layout_legend(v) -> str:
     return text
 
 
-def describe(v) -> list[str]:
+def describe(v: Variant) -> list[str]:
     lines: list[str] = []
     ranks = v.rank_values
     if len(ranks) == 13:
@@ -191,7 +200,7 @@ def describe(v) -> list[str]:
     return lines
 
 
-def _deal(v) -> list[str]:
+def _deal(v: Variant) -> list[str]:
     out = []
     names = v.pile_names
     for s in v.deal:
@@ -243,7 +252,7 @@ def _rank(text: str) -> int:
     return rank_from_text(text)
 
 
-def _where(names, piles) -> str:
+def _where(names: Sequence[str], piles: Sequence[int]) -> str:
     """``t1-t7`` or ``a2-a13, b2-b13``: runs of consecutive piles with one prefix."""
     runs: list[list[int]] = []
     for i in piles:
@@ -256,8 +265,8 @@ def _where(names, piles) -> str:
                      for r in runs)
 
 
-def _reserve(v) -> str:
-    r = v.reserve
+def _reserve(v: Variant) -> str:
+    r: P.Reserve = v.reserve  # type: ignore[assignment]  # (only where there is one)
     names = f"r1-r{r.count}" if r.count > 1 else "r1"
     text = f"Reserve ({names}): the top card of each is available to the foundations" + (
         " and the tableau" if v.tableau and v.tableau.build.direction != "none" else "")
@@ -272,8 +281,8 @@ def _reserve(v) -> str:
     return text + "."
 
 
-def _stock(v) -> str:
-    st = v.stock
+def _stock(v: Variant) -> str:
+    st: P.Stock = v.stock  # type: ignore[assignment]  # (only where there is one)
     if st.redeal == "shuffle":
         return f"Stock: never played from directly; it refills emptied piles. Redeal (type s, " \
                f"{_n(st.passes - 1)} times): gather the tableau and the stock, shuffle, and " \
@@ -311,7 +320,7 @@ def _stock(v) -> str:
     return "No stock."
 
 
-def _last_deal(v) -> str:
+def _last_deal(v: Variant) -> str:
     """Where the stock does not share out evenly (Spider 10 x 5: 54 cards, ten piles): how
     many full deals there are, and where the last short one goes (as the engine deals it,
     pile by pile from the first)."""
@@ -321,7 +330,7 @@ def _last_deal(v) -> str:
         return ""
     size = len(piles[v.pile_names.index("s")])
     t = [i for i, n in enumerate(v.pile_names) if n[0] == "t" and n[1:].isdigit()]
-    per = v.stock.per_pile
+    per = v.stock.per_pile  # type: ignore[union-attr]  # (a stock dealt to the tableau)
     full, rest = divmod(size, per * len(t))
     if not rest:
         return ""
@@ -329,7 +338,7 @@ def _last_deal(v) -> str:
            f"card{'s' if rest != 1 else ''} onto {_where(v.pile_names, t[:-(-rest // per)])}"
 
 
-def _win(v) -> str:
+def _win(v: Variant) -> str:
     return {
         "foundations": f"Won when all {v.deck_size} cards are on the foundations"
                        + (" (removed)." if v.pairs else "."),
@@ -348,7 +357,7 @@ def _win(v) -> str:
         v.stock.passes == 0 else ".")
 
 
-def notation(v) -> list[tuple[str, str]]:
+def notation(v: Variant) -> list[tuple[str, str]]:
     """The move forms ``v`` uses, as it is configured, with what each means (for `companion
     rules` and the sheets). Every example names the variant's own piles and is a kind of move
     its engine makes: a form appears only where a move generator of the engine makes such
@@ -371,8 +380,8 @@ def notation(v) -> list[tuple[str, str]]:
         else:
             a, b = T[0], T[min(4, len(T) - 1)]
         out.append((f"{a} {b}", "remove the two available cards as a pair"))
-        if v.pairs.singles and groups.foundations:
-            out.append((f"{b} f", f"remove a {' or '.join(v.pairs.singles)} on its own"))
+        if eng.pairs.singles and groups.foundations:
+            out.append((f"{b} f", f"remove a {' or '.join(eng.pairs.singles)} on its own"))
         if v.stock and v.stock.turn_up and groups.waste >= 0:
             out.append(("s w", f"pair the card turned up on the stock with the waste's top "
                                f"card ({b} s, {b} w: with a pyramid card)"))
@@ -409,7 +418,7 @@ def notation(v) -> list[tuple[str, str]]:
         elif Mechanic.TO_FOUNDATIONS in gens:
             out.append((f"{r} f", f"the top card of reserve pile {r} to a foundation"))
         if Mechanic.TO_RESERVE in gens:
-            src = [x for x in v.reserve.sources if x == "w" or T]
+            src = [x for x in eng.reserve.sources if x == "w" or T]
             first = t_a if src[0] == "t" else "w"
             out.append((f"{first} {r}", f"into the empty reserve place {r}"
                         + (" (w " + r + " from the waste)" if len(src) > 1 else "")))
@@ -421,15 +430,15 @@ def notation(v) -> list[tuple[str, str]]:
                                           f"foundation of its suit"))
     if Mechanic.FOLDS in gens:
         a = names[groups.pyramid[6]]
-        reach = [names[groups.pyramid[6 - k]] for k in v.accordion.reach]
-        others = [f"{a} {b}: {_n(k)} to its left" for k, b in zip(v.accordion.reach[1:],
+        reach = [names[groups.pyramid[6 - k]] for k in eng.accordion.reach]
+        others = [f"{a} {b}: {_n(k)} to its left" for k, b in zip(eng.accordion.reach[1:],
                                                                   reach[1:], strict=True)]
         out.append((f"{a} {reach[0]}", f"the pile at {a} onto the pile "
-                    + ("next to it" if v.accordion.reach[0] == 1
-                       else f"{_n(v.accordion.reach[0])} to its left")
+                    + ("next to it" if eng.accordion.reach[0] == 1
+                       else f"{_n(eng.accordion.reach[0])} to its left")
                     + (f" ({'; '.join(others)})" if others else "")))
     if Mechanic.GAPS in gens:
-        cols = v.gaps.columns
+        cols = eng.gaps.columns
         a, b = names[groups.grid[cols + 6]], names[groups.grid[cols + 1]]
         out.append((f"{a} {b}", f"the card in cell {a} into the gap at {b}"))
     stock = _stock_action(v)
@@ -445,7 +454,7 @@ def notation(v) -> list[tuple[str, str]]:
     return out
 
 
-def _stock_action(v) -> str:
+def _stock_action(v: Variant) -> str:
     """What ``s`` does in ``v`` (empty when it has no stock action)."""
     st = v.stock
     if v.gaps:
@@ -481,7 +490,7 @@ def _stock_action(v) -> str:
     return "redeal"
 
 
-def _reveal_pile(v) -> str:
+def _reveal_pile(v: Variant) -> str:
     """A pile where a card is turned up during play and named by a reveal (``t3=9c``): a
     tableau pile with cards dealt face down, else the pile the stock turns a card onto
     (the waste, the stock itself in Pyramid, the line in Accordion); empty when every card
@@ -503,10 +512,10 @@ def _reveal_pile(v) -> str:
     return ""
 
 
-def _card_example(v, gens: frozenset[Mechanic], T: list[str]) -> tuple[str, str] | None:
+def _card_example(v: Variant, gens: frozenset[Mechanic], T: list[str]) -> tuple[str, str] | None:
     """Card notation as ``v`` takes it: a card onto a pile (or onto a card), or a pair."""
     if Mechanic.PAIRS in gens:
-        p = v.pairs
+        p: P.Pairs = v.pairs  # type: ignore[assignment]  # (a pairs game)
         ranks = sorted(v.rank_values, key=lambda r: (abs(r - 6), r))
         a = next(r for r in ranks if any(p.matches(_code(r, 2), _code(q, 3)) for q in ranks))
         b = next(q for q in ranks if p.matches(_code(a, 2), _code(q, 3)))
@@ -516,7 +525,7 @@ def _card_example(v, gens: frozenset[Mechanic], T: list[str]) -> tuple[str, str]
         return ("7h 7s, 7h", "card notation: the pile topped by 7h onto the one topped by 7s, "
                              "or 7h's only move")
     if Mechanic.GAPS in gens:
-        return (f"7h {v.pile_names[v.gaps.columns + 1]}, 7h",
+        return (f"7h {v.pile_names[v.gaps.columns + 1]}, 7h",  # type: ignore[union-attr]
                 "card notation: the engine finds the cell, or the card's only move")
     if Mechanic.ONTO_WASTE in gens:
         return ("7h w, 7h", "card notation: the engine finds the pile, or the only legal move")
@@ -533,12 +542,13 @@ def _code(rank: int, suit: int) -> int:
     return suit * 13 + rank - 1
 
 
-def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
+def describe_move(eng: Engine, raw: Raw, piles: Piles, down: Sequence[int],
+                  symbols: bool = True) -> str:
     """What a raw move does, in words, from the piles before it: ``7♥ from t1 onto 8♣``,
     ``K♠ from t5 to the empty t3`` ... (the recorder's echo, hints, move listings)."""
     groups = eng.groups
 
-    def ct(c):
+    def ct(c: int) -> str:
         return code_text(c, symbols)
 
     kind, a, n, b = raw
@@ -582,7 +592,7 @@ def describe_move(eng, raw, piles, down, symbols: bool = True) -> str:
     return eng.text(raw)
 
 
-def move_effect(eng, raw, piles, down) -> str:
+def move_effect(eng: Engine, raw: Raw, piles: Piles, down: Sequence[int]) -> str:
     """What a move leads to that a player cares about: ``, turning up a face-down card in t5``,
     ``, emptying t1`` (empty when nothing of note)."""
     groups = eng.groups
@@ -598,7 +608,7 @@ def move_effect(eng, raw, piles, down) -> str:
     return ""
 
 
-def tableau_cards(v) -> set[int] | None:
+def tableau_cards(v: Variant) -> set[int] | None:
     """The cards that lie on the tableau of ``v`` whatever the moves, where the rules fix them:
     Gaps (one deck) keeps every card but the gap rank's in its rows (moves and redeals only
     move cards within them; the gap rank's lie aside). None where cards leave the tableau or
@@ -612,7 +622,7 @@ def tableau_cards(v) -> set[int] | None:
     return {c for c in range(52) if RANK_OF[c] != gap}
 
 
-def foundation_cards(v, top: int) -> list[int] | None:
+def foundation_cards(v: Variant, top: int) -> list[int] | None:
     """The cards a foundation of ``v`` holds when ``top`` is the card seen on it, bottom first
     and ``top`` last, where the rules fix them: a foundation that starts with its base rank and
     builds up (or down) in one suit without turning the corner holds every card of ``top``'s

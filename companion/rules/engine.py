@@ -17,12 +17,18 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from ..cards import KING, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text, rank_from_text
 from .deal import shuffled
 from .moves import Move
 from .variant import Variant
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from . import pieces as P
+    from .position import Position
 
 MOVE, STOCK, PAIR, FOLD, REVEAL = range(5)
 KIND_NAMES = ("move", "stock", "pair", "fold", "reveal")
@@ -43,6 +49,24 @@ class RawMove(NamedTuple):
 # A raw move as the engine takes and gives it: a RawMove, or the plain tuple of its four
 # fields that the generators build (a RawMove built per move slows expansion).
 Raw = tuple[int, int, int, int]
+# A position's piles: card codes, bottom to top.
+Piles = list[tuple[int, ...]]
+# ``table[lower][upper]``: whether ``upper`` may go on ``lower`` (:meth:`~.pieces.Build.table`).
+Table = list[list[bool]]
+_G = TypeVar("_G")
+if TYPE_CHECKING:
+    # A move generator: appends its moves to the list it is given.
+    Gen = Callable[[Position, list[Raw]], None]
+
+
+class WasteMover(Protocol):
+    """What :meth:`Engine.waste_mover` gives: the moves of a position, and (where they are a
+    function of the waste's top card alone) ``of_top`` and ``live``, else None."""
+
+    of_top: Callable[[int], list[Raw]] | None
+    live: int | None
+
+    def __call__(self, q: Position) -> list[Raw]: ...
 
 
 class Mechanic(enum.Enum):
@@ -118,10 +142,10 @@ class PileGroups:
                    foundation_set=frozenset(foundations))
 
 
-def _makes(mechanic: Mechanic):
+def _makes(mechanic: Mechanic) -> Callable[[_G], _G]:
     """Marks a move generator with the mechanic whose moves it makes."""
-    def mark(gen):
-        gen.mechanic = mechanic
+    def mark(gen: _G) -> _G:
+        gen.mechanic = mechanic  # type: ignore[attr-defined]  # read back in Engine.__init__
         return gen
     return mark
 
@@ -140,7 +164,11 @@ def engine_for(variant: Variant) -> Engine:
 
 
 class Engine:
-    def __init__(self, v: Variant):
+    """A variant's rules, compiled. The pieces and tables of a piece the variant lacks
+    (``stock``, ``reserve``, ``tbuild``, ``gaps`` ...) are None, typed as present: each is
+    read only where the variant has the piece."""
+
+    def __init__(self, v: Variant) -> None:
         self.variant = v
         self.names = v.pile_names
         self.index = {n: i for i, n in enumerate(self.names)}
@@ -153,26 +181,29 @@ class Engine:
         self.Tset, self.Rset, self.Fset = groups.tableau_set, groups.reserve_set, \
             groups.foundation_set
         self.TR = self.T + self.R
-        self.reserve = v.reserve
+        self.reserve: P.Reserve = v.reserve  # type: ignore[assignment]  # see the docstring
         self.gpos = {g: k for k, g in enumerate(self.G)}
-        self.stock = v.stock
+        self.stock: P.Stock = v.stock  # type: ignore[assignment]
         self.deck_size = v.deck_size
         self.passes = v.stock.passes if v.stock else 1
         # Whether a position can be blocked (see ``Position.is_blocked``): unlimited passes
         # through a stock, where a pass that changes nothing is not turned over again.
         self.may_block = self.passes == 0 and self.S >= 0
 
-        tab = v.tableau
+        tab: P.Tableau = v.tableau  # type: ignore[assignment]
         self.tab = tab
-        self.tbuild = tab.build.table() if tab else None
+        self.tbuild: Table = tab.build.table() if tab else None  # type: ignore[assignment]
         # For each top card, the codes that may be built on it (a target index for movegen).
-        self.tacc = [tuple(u for u in range(52) if self.tbuild[t][u]) for t in range(53)] \
+        self.tacc: list[tuple[int, ...]] = [  # type: ignore[assignment]
+            tuple(u for u in range(52) if self.tbuild[t][u]) for t in range(53)] \
             if tab else None
         # And for each card, the bit mask (see ``_BIT``) of the codes it may be built on.
-        self.onto_mask = [sum(_BIT[t] for t in range(53) if self.tbuild[t][u]) for u in range(53)] \
+        self.onto_mask: list[int] = [  # type: ignore[assignment]
+            sum(_BIT[t] for t in range(53) if self.tbuild[t][u]) for u in range(53)] \
             if tab else None
         # And for each top card, the bit mask of the codes that may be built on it.
-        self.tacc_mask = [sum(_BIT[u] for u in self.tacc[t]) for t in range(53)] \
+        self.tacc_mask: list[int] = [  # type: ignore[assignment]
+            sum(_BIT[u] for u in self.tacc[t]) for t in range(53)] \
             if tab else None
         self.tmax = tab.max_cards if tab else 0
         self.unit = tab.move if tab else "none"
@@ -189,14 +220,14 @@ class Engine:
         self.refill = tab.refill if tab else 0
         self.autofill = self.space in ("auto-waste-stock", "auto-stock")
         self.fill_first = bool(tab) and self.space == "reserve-then-waste" and tab.fill_first
-        self.strict_last = bool(v.stock) and v.stock.strict_last_pass
+        self.strict_last = bool(v.stock) and self.stock.strict_last_pass
         self.refill_aces = any(step.aces_up for step in v.deal)
 
         # Foundations: per pile, the codes accepted on an empty pile and on each top card.
         self.f_base: dict[int, tuple[int, ...]] = {}
         self.f_on: dict[int, list[tuple[int, ...]]] = {}
         self.f_max: dict[int, int] = {}
-        self.f_piece: dict[int, object] = {}
+        self.f_piece: dict[int, P.Foundations] = {}
         self.complete_runs = False
         self.auto_discard = False
         self.f_returns = False
@@ -225,12 +256,13 @@ class Engine:
             self.force_aces |= group.force_aces
         # (pile, on empty, on each top, most cards) of each foundation, for movegen
         self.f_rules = tuple((f, self.f_base[f], self.f_on[f], self.f_max[f]) for f in self.F)
-        self._f_maps: dict[tuple, dict[int, int]] = {}  # see :meth:`_foundation_map`
+        self._f_maps: dict[tuple[object, ...], dict[int, int]] = {}  # see :meth:`_foundation_map`
         # The foundations' piles of a position's piles, as one key (see :meth:`_foundation_map`).
-        self.f_state = itemgetter(*self.F) if self.F else lambda piles: ()
+        self.f_state: Callable[[Piles], tuple[object, ...]] = \
+            itemgetter(*self.F) if self.F else lambda piles: ()
         self.wbuild = v.waste.build.table() if v.waste and v.waste.build else None
-        self.pairs = v.pairs
-        self.pyramid_slots: tuple = ()
+        self.pairs: P.Pairs = v.pairs  # type: ignore[assignment]
+        self.pyramid_slots: tuple[tuple[int, tuple[int, ...]], ...] = ()
         if v.pyramid:
             rows = v.pyramid.rows
             self.cover: list[tuple[int, ...]] = []
@@ -250,18 +282,18 @@ class Engine:
             self.single_codes = frozenset(c for c in range(52) if RANK_OF[c] in singles)
             self.match_table = tuple(frozenset(b for b in range(52) if self.pairs.matches(a, b))
                                      for a in range(53))
-        self.accordion = v.accordion
+        self.accordion: P.Accordion = v.accordion  # type: ignore[assignment]
         # Accordion's fold rule: ``fold_table[t][c]``, whether a pile whose top card is c may
         # go onto one whose top card is t (suit or rank alike; an unknown card takes nothing).
-        self.fold_table = tuple(
+        self.fold_table: tuple[tuple[bool, ...], ...] = tuple(  # type: ignore[assignment]
             tuple(t != UNKNOWN and c != UNKNOWN
                   and (SUIT_OF[t] == SUIT_OF[c] or RANK_OF[t] == RANK_OF[c]) for c in range(53))
             for t in range(53)) if v.accordion else None
-        self.gaps = v.gaps
+        self.gaps: P.Gaps = v.gaps  # type: ignore[assignment]
         self.flip_piles = frozenset(self.T)
         self.last_t = self.T[-1] if self.T else -1
 
-        gens = []
+        gens: list[Gen] = []
         if self.F and not self.complete_runs and not self.pairs:
             gens.append(self._gen_to_foundations)
         if self.complete_runs:
@@ -295,7 +327,8 @@ class Engine:
             gens.append(self._gen_gaps)
         self.gens = tuple(gens)
         # The kinds of move this variant's rules make, one per generator.
-        self.mechanics: frozenset[Mechanic] = frozenset(g.mechanic for g in gens)
+        self.mechanics: frozenset[Mechanic] = frozenset(
+            g.mechanic for g in gens)  # type: ignore[attr-defined]  # set by _makes
         M = Mechanic
         mech = self.mechanics
         # Whether only the foundation and tableau moves lift cards off a tableau pile, and no
@@ -319,7 +352,7 @@ class Engine:
             and not mech & {M.DISCARD_SUITS, M.PAIRS, M.FOLDS, M.GAPS}
 
     # ------------------------------------------------------------------ generation
-    def gen(self, pos) -> list[Raw]:
+    def gen(self, pos: Position) -> list[Raw]:
         out: list[Raw] = []
         for g in self.gens:
             g(pos, out)
@@ -335,7 +368,7 @@ class Engine:
             out = self._constrain(pos, out)
         return out
 
-    def gen_talon(self, pos) -> list[Raw]:
+    def gen_talon(self, pos: Position) -> list[Raw]:
         """Only the legal moves that use the stock or the waste, and the stock action: what a
         scan through the stock needs (the solver's), without generating every tableau move.
         The same moves, in the same order, as filtering :meth:`gen`."""
@@ -369,7 +402,7 @@ class Engine:
             out.append((STOCK, S, 0, -1))
         return out
 
-    def gen_up(self, pos) -> list[Raw]:
+    def gen_up(self, pos: Position) -> list[Raw]:
         """Only the legal moves that send a card up to a foundation from another pile: the
         same moves, in the same order, as filtering :meth:`gen`, without generating the rest
         (what the solver's safe moves look at)."""
@@ -380,7 +413,7 @@ class Engine:
         self._gen_to_foundations(pos, out)
         return out
 
-    def gen_from(self, pos, i: int) -> list[Raw]:
+    def gen_from(self, pos: Position, i: int) -> list[Raw]:
         """The legal moves that lift cards off tableau pile ``i``: the same moves, in the same
         order, as filtering :meth:`gen`, without generating the other piles' moves (what
         the solver's composite moves, which follow one pile, look at)."""
@@ -397,7 +430,7 @@ class Engine:
             self._tableau_moves(pos, out, (i,))
         return out
 
-    def waste_mover(self, pos):
+    def waste_mover(self, pos: Position) -> WasteMover | None:
         """For a scan through the stock from ``pos``: a function of the position that gives
         the same moves as :meth:`gen_talon` less the stock action, valid while only the stock,
         the waste and the pass state change (the tableau and foundations stay as in ``pos``),
@@ -437,16 +470,16 @@ class Engine:
                     else:
                         live |= _ALL_MASK
 
-        def moves(q) -> list[Raw]:
+        def moves(q: Position) -> list[Raw]:
             w = q.piles[W]
             if not w or w[-1] == UNKNOWN:
                 return []
             return of(q, w[-1])
 
-        def of_top(top) -> list[Raw]:
+        def of_top(top: int) -> list[Raw]:
             return of(None, top) if live >> top & 1 else []
 
-        def of(q, top) -> list[Raw]:
+        def of(q: Position | None, top: int) -> list[Raw]:
             out: list[Raw] = []
             f = acc.get(top)
             if f is not None:
@@ -459,16 +492,18 @@ class Engine:
                             out.append((MOVE, W, 1, j))
                     else:
                         if space_ok is None:
-                            space_ok = space_takes(q, W, top)
+                            # (q is None only where the space rule asks the card alone)
+                            space_ok = space_takes(q, W, top)  # type: ignore[arg-type]
                         if space_ok:
                             out.append((MOVE, W, 1, j))
             return out
 
-        moves.of_top = of_top if pure else None
-        moves.live = live if pure else None
-        return moves
+        mover: WasteMover = moves  # type: ignore[assignment]  # given its attributes here
+        mover.of_top = of_top if pure else None
+        mover.live = live if pure else None
+        return mover
 
-    def _constrain(self, pos, out: list[Raw]) -> list[Raw]:
+    def _constrain(self, pos: Position, out: list[Raw]) -> list[Raw]:
         """Rules that narrow the choice: Gate's spaces first, Octave's turned card."""
         piles = pos.piles
         if self.strict_last and pos.pass_no >= self.passes and piles[self.W]:
@@ -490,7 +525,7 @@ class Engine:
                 return aces
         return out
 
-    def _foundation_map(self, piles) -> dict[int, int]:
+    def _foundation_map(self, piles: Piles) -> dict[int, int]:
         """Each code a foundation takes now -> the first such foundation. Kept for each state
         of the foundations met (they change far less often than the tableau): the dict
         returned is shared, read it only."""
@@ -516,7 +551,7 @@ class Engine:
         return acc
 
     @_makes(Mechanic.TO_FOUNDATIONS)
-    def _gen_to_foundations(self, pos, out) -> None:
+    def _gen_to_foundations(self, pos: Position, out: list[Raw]) -> None:
         piles = pos.piles
         acc = self._foundation_map(piles)
         if not acc:
@@ -530,7 +565,7 @@ class Engine:
             out.append((MOVE, w, 1, acc[piles[w][-1]]))
 
     @_makes(Mechanic.DISCARD_SUITS)
-    def _gen_discards(self, pos, out) -> None:
+    def _gen_discards(self, pos: Position, out: list[Raw]) -> None:
         piles, down = pos.piles, pos.down
         free = next((f for f in self.F if not piles[f]), -1)
         if free < 0:
@@ -541,14 +576,14 @@ class Engine:
                 out.append((MOVE, i, 13, free))
 
     @staticmethod
-    def _complete_run(p) -> bool:
+    def _complete_run(p: tuple[int, ...]) -> bool:
         top = p[-1]
         if top == UNKNOWN or RANK_OF[top] != 1:
             return False
         # codes of one suit run K..A: bottom code = top + 12, each next one less.
         return all(p[-1 - k] == top + k for k in range(13))
 
-    def units(self, pos, i) -> range | tuple[int, ...]:
+    def units(self, pos: Position, i: int) -> range | tuple[int, ...]:
         """The unit sizes that may lift off tableau pile ``i``."""
         p = pos.piles[i]
         n = len(p)
@@ -576,7 +611,7 @@ class Engine:
             return (n, 1) if n > 1 and up == n else (1,)
         return ()
 
-    def space_units(self, pos, i):
+    def space_units(self, pos: Position, i: int) -> range | tuple[int, ...]:
         """Unit sizes of pile ``i`` that may move into a space (Harp: K-headed runs too)."""
         if self.space_unit != "run":
             return self.units(pos, i)
@@ -588,7 +623,7 @@ class Engine:
             k += 1
         return range(k, 0, -1)
 
-    def space_takes(self, pos, src: int, card: int) -> bool:
+    def space_takes(self, pos: Position, src: int, card: int) -> bool:
         """Whether ``card`` from pile ``src`` may fill an empty tableau pile."""
         sp = self.space
         if self.refill and pos.piles[self.S]:
@@ -613,7 +648,8 @@ class Engine:
         return False
 
     @_makes(Mechanic.TABLEAU)
-    def _gen_tableau(self, pos, out, sources=None) -> None:
+    def _gen_tableau(self, pos: Position, out: list[Raw],
+                     sources: Iterable[int] | None = None) -> None:
         """Moves between tableau piles, lifting off the piles ``sources`` (all by default)."""
         piles, down = pos.piles, pos.down
         tmax, T, tb = self.tmax, self.T, self.tbuild
@@ -678,7 +714,8 @@ class Engine:
                         out.append((MOVE, i, k, j))
 
     @_makes(Mechanic.TABLEAU)
-    def _gen_single(self, pos, out, sources=None) -> None:
+    def _gen_single(self, pos: Position, out: list[Raw],
+                     sources: Iterable[int] | None = None) -> None:
         """:meth:`_gen_tableau` where one card moves at a time, the same moves in the same
         order (the hottest generation of the solver, written out for speed): the tops as
         one bit mask of their codes, each source's top card's mask of the cards it may go
@@ -721,7 +758,7 @@ class Engine:
                     out.append((MOVE, i, 1, j))
 
     @_makes(Mechanic.WASTE_TO_TABLEAU)
-    def _gen_waste_to_tableau(self, pos, out) -> None:
+    def _gen_waste_to_tableau(self, pos: Position, out: list[Raw]) -> None:
         piles = pos.piles
         w = piles[self.W]
         if not w or w[-1] == UNKNOWN:
@@ -729,7 +766,7 @@ class Engine:
         self._to_tableau(pos, self.W, w[-1], out)
 
     @_makes(Mechanic.STOCK_TO_SPACE)
-    def _gen_stock_to_space(self, pos, out) -> None:
+    def _gen_stock_to_space(self, pos: Position, out: list[Raw]) -> None:
         """Blockade (S4): the top card of the stock ("a card from the hand") may fill a space."""
         piles = pos.piles
         if piles[self.S]:
@@ -737,7 +774,7 @@ class Engine:
                 if not piles[j]:
                     out.append((MOVE, self.S, 1, j))
 
-    def _to_tableau(self, pos, src, c, out, n: int = 1) -> None:
+    def _to_tableau(self, pos: Position, src: int, c: int, out: list[Raw], n: int = 1) -> None:
         piles, tb, tmax = pos.piles, self.tbuild, self.tmax
         space_ok = None
         for j in self.T:
@@ -752,7 +789,7 @@ class Engine:
                     out.append((MOVE, src, n, j))
 
     @_makes(Mechanic.RESERVE_TO_TABLEAU)
-    def _gen_reserve_to_tableau(self, pos, out) -> None:
+    def _gen_reserve_to_tableau(self, pos: Position, out: list[Raw]) -> None:
         piles = pos.piles
         runs = self.reserve.move == "run"
         tb = self.tbuild
@@ -768,7 +805,7 @@ class Engine:
                 self._to_tableau(pos, r, p[-n], out, n)
 
     @_makes(Mechanic.TO_RESERVE)
-    def _gen_to_reserve(self, pos, out) -> None:
+    def _gen_to_reserve(self, pos: Position, out: list[Raw]) -> None:
         piles = pos.piles
         res = self.reserve
         if res.when == "stock-empty" and piles[self.S]:
@@ -793,7 +830,7 @@ class Engine:
                 out.append((MOVE, i, k, r))
 
     @_makes(Mechanic.FOUNDATION_TRANSFERS)
-    def _gen_transfers(self, pos, out) -> None:
+    def _gen_transfers(self, pos: Position, out: list[Raw]) -> None:
         piles = pos.piles
         for f in self.F:
             p = piles[f]
@@ -809,25 +846,25 @@ class Engine:
                     out.append((MOVE, f, 1, g))
 
     @_makes(Mechanic.FROM_FOUNDATIONS)
-    def _gen_from_foundations(self, pos, out) -> None:
+    def _gen_from_foundations(self, pos: Position, out: list[Raw]) -> None:
         for f in self.F:
             p = pos.piles[f]
             if p:
                 self._to_tableau(pos, f, p[-1], out)
 
     @_makes(Mechanic.ONTO_WASTE)
-    def _gen_onto_waste(self, pos, out) -> None:
+    def _gen_onto_waste(self, pos: Position, out: list[Raw]) -> None:
         piles = pos.piles
         w = piles[self.W]
         if not w:
             return
-        row = self.wbuild[w[-1]]
+        row = self.wbuild[w[-1]]  # type: ignore[index]  # a generator only where it is set
         for i in self.T:
             p = piles[i]
             if p and row[p[-1]]:
                 out.append((MOVE, i, 1, self.W))
 
-    def available(self, pos) -> list[tuple[int, int]]:
+    def available(self, pos: Position) -> list[tuple[int, int]]:
         """Pair games: the (pile, code) of every card that may be removed now."""
         piles, down = pos.piles, pos.down
         av = []
@@ -848,7 +885,7 @@ class Engine:
         return [(i, c) for i, c in av if c != UNKNOWN]
 
     @_makes(Mechanic.PAIRS)
-    def _gen_pairs(self, pos, out) -> None:
+    def _gen_pairs(self, pos: Position, out: list[Raw]) -> None:
         av = self.available(pos)
         singles, table = self.single_codes, self.match_table
         f = self.F[0]
@@ -860,7 +897,7 @@ class Engine:
                 if b in match:
                     out.append((PAIR, min(i, j), 0, max(i, j)))
 
-    def line_length(self, piles) -> int:
+    def line_length(self, piles: Piles) -> int:
         n = 0
         for i in self.P:
             if not piles[i]:
@@ -869,7 +906,7 @@ class Engine:
         return n
 
     @_makes(Mechanic.FOLDS)
-    def _gen_folds(self, pos, out) -> None:
+    def _gen_folds(self, pos: Position, out: list[Raw]) -> None:
         piles, P = pos.piles, self.P
         m = self.line_length(piles)
         table = self.fold_table
@@ -880,7 +917,7 @@ class Engine:
                     out.append((FOLD, P[k], 0, P[k - d]))
 
     @_makes(Mechanic.GAPS)
-    def _gen_gaps(self, pos, out) -> None:
+    def _gen_gaps(self, pos: Position, out: list[Raw]) -> None:
         piles, G = pos.piles, self.G
         cols = self.gaps.columns
         where = {}
@@ -902,7 +939,7 @@ class Engine:
             if need in where:
                 out.append((MOVE, where[need], 1, g))
 
-    def can_stock(self, pos) -> bool:
+    def can_stock(self, pos: Position) -> bool:
         st = self.stock
         piles = pos.piles
         s = piles[self.S]
@@ -931,7 +968,7 @@ class Engine:
         return False
 
     # ------------------------------------------------------------------ application
-    def apply(self, pos, m: Raw) -> None:
+    def apply(self, pos: Position, m: Raw) -> None:
         kind, a, n, b = m
         piles, down = pos.piles, pos.down
         if kind == MOVE:
@@ -989,14 +1026,14 @@ class Engine:
                 piles[self.X] = piles[self.X] + (n,)
                 piles[a] = ()
 
-    def _auto_discard(self, pos, i) -> None:
+    def _auto_discard(self, pos: Position, i: int) -> None:
         p = pos.piles[i]
         if len(p) - pos.down[i] >= 13 and self._complete_run(p):
             free = next((f for f in self.F if not pos.piles[f]), -1)
             if free >= 0:
                 self.apply(pos, RawMove(MOVE, i, 13, free))
 
-    def _after(self, pos) -> None:
+    def _after(self, pos: Position) -> None:
         """What the rules do by themselves once a move is made: refill emptied piles from the
         stock (Tournament, Intelligence), fill spaces at once (Congress, Blockade's option)."""
         piles, down = pos.piles, pos.down
@@ -1019,7 +1056,7 @@ class Engine:
                 down[S] = len(piles[S])
             down[i] = 0
 
-    def _draw(self, pos) -> int | None:
+    def _draw(self, pos: Position) -> int | None:
         """The top stock card, face up; with ``aces_up`` an ace goes to a foundation and the
         next card is drawn instead."""
         piles, S = pos.piles, self.S
@@ -1035,7 +1072,7 @@ class Engine:
             return card
         return None
 
-    def _stock(self, pos) -> None:
+    def _stock(self, pos: Position) -> None:
         st, piles, down = self.stock, pos.piles, pos.down
         S, W = self.S, self.W
         s = piles[S]
@@ -1088,7 +1125,7 @@ class Engine:
                 piles[S] = piles[S][:-1]
                 down[S] = len(piles[S])
 
-    def _deal_to_tableau(self, pos) -> None:
+    def _deal_to_tableau(self, pos: Position) -> None:
         piles, S = pos.piles, self.S
         per = self.stock.per_pile
         for i in self.T:
@@ -1103,7 +1140,7 @@ class Engine:
             for i in self.T:
                 self._auto_discard(pos, i)
 
-    def _shuffle_redeal(self, pos) -> None:
+    def _shuffle_redeal(self, pos: Position) -> None:
         """Intelligence: gather the tableau and the stock, shuffle, deal the fans again."""
         piles, S = pos.piles, self.S
         gathered: list[int] = []
@@ -1131,7 +1168,7 @@ class Engine:
     def _gap_rank(self) -> int:
         return rank_from_text(self.gaps.gap_rank)
 
-    def kept_runs(self, piles) -> list[int]:
+    def kept_runs(self, piles: Piles) -> list[int]:
         """Gaps: per row, how many cells from the left hold 2, 3, 4 ... of one suit."""
         cols, G = self.gaps.columns, self.G
         out = []
@@ -1146,10 +1183,11 @@ class Engine:
             out.append(k)
         return out
 
-    def _gaps_redeal(self, pos) -> None:
+    def _gaps_redeal(self, pos: Position) -> None:
         piles, G, cols = pos.piles, self.G, self.gaps.columns
         kept = self.kept_runs(piles)
-        free, gathered = [], []
+        free: list[int] = []
+        gathered: list[int] = []
         for r, k in enumerate(kept):
             for g in G[r * cols + k:(r + 1) * cols]:
                 free.append(g)
@@ -1198,7 +1236,7 @@ class Engine:
     def text(self, m: Raw) -> str:
         return str(self.move_of(m))
 
-    def card_of(self, pos, m: Raw) -> int:
+    def card_of(self, pos: Position, m: Raw) -> int:
         """The card a move lifts (the bottom card of its unit); UNKNOWN for the stock."""
         kind, a, n, _ = m
         if kind in (MOVE, FOLD, PAIR) and a >= 0 and pos.piles[a]:

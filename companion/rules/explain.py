@@ -7,16 +7,27 @@ pieces (so the sentence comes from the rule's own parameters). It is off the hot
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from ..cards import CARDS, KING, RANK_OF, RANK_TEXT, UNKNOWN, code_text
 from .moves import Move
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from . import pieces as P
+    from .engine import Engine
+    from .position import Position
+
+    # A token of card notation: ("pile", name) or ("card", code) (see Position.parse_move).
+    CardSpec = tuple[str, Any]
 
 
 def _c(code: int) -> str:
     return code_text(code)
 
 
-def explain(pos, move: Move) -> str:
+def explain(pos: Position, move: Move) -> str:
     eng = pos.engine
     groups = eng.groups
     v = eng.variant
@@ -130,7 +141,7 @@ def explain(pos, move: Move) -> str:
     return f"{move} is not a legal move here"
 
 
-def _constraint(pos, a: int, b: int, to_foundation: bool) -> str:
+def _constraint(pos: Position, a: int, b: int, to_foundation: bool) -> str:
     """Rules that bar every move but a few: Octave's turned card in the last pass, Gate's
     spaces filled first, aces up first (``force_aces``). Empty when none applies to the move
     from pile ``a`` to pile ``b``."""
@@ -167,12 +178,12 @@ def _constraint(pos, a: int, b: int, to_foundation: bool) -> str:
     return ""
 
 
-def _span(eng, group) -> str:
+def _span(eng: Engine, group: Iterable[int]) -> str:
     names = [eng.names[i] for i in group]
     return names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}"
 
 
-def _explain_reserve(pos, a: int, b: int, n: int) -> str:
+def _explain_reserve(pos: Position, a: int, b: int, n: int) -> str:
     """A card or unit refused by a reserve pile (Gate's posts, Tournament's kibitzers, Miss
     Milligan's weaving cell, Octave's reserve)."""
     eng = pos.engine
@@ -207,7 +218,7 @@ def _explain_reserve(pos, a: int, b: int, n: int) -> str:
     return f"{eng.names[a]} {dst} is not a legal move here"
 
 
-def _explain_transfer(pos, a: int, b: int) -> str:
+def _explain_transfer(pos: Position, a: int, b: int) -> str:
     """Tournament: foundation cards move only between the two foundations of one suit."""
     eng = pos.engine
     name = eng.variant.name
@@ -222,7 +233,7 @@ def _explain_transfer(pos, a: int, b: int) -> str:
     return f"{_c(card)} cannot go on {_c(q[-1])}: {rule}"
 
 
-def _explain_stock(pos) -> str:
+def _explain_stock(pos: Position) -> str:
     eng = pos.engine
     groups = eng.groups
     v = eng.variant
@@ -233,7 +244,7 @@ def _explain_stock(pos) -> str:
         return f"{name} redeals only when no gap can be filled; a gap can still be filled"
     if groups.stock < 0:
         return f"{name} has no stock"
-    st = v.stock
+    st = eng.stock
     s = pos.piles[groups.stock]
     why = _constraint(pos, groups.stock, -1, to_foundation=False)
     if why:
@@ -262,7 +273,7 @@ def _explain_stock(pos) -> str:
            f"through it" + (" (no redeal)" if passes == 1 else "")
 
 
-def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
+def _explain_foundation(pos: Position, card: int, b: int, src: str, n: int) -> str:
     eng = pos.engine
     foundations = eng.groups.foundations
     v = eng.variant
@@ -310,14 +321,14 @@ def _explain_foundation(pos, card: int, b: int, src: str, n: int) -> str:
     return f"{_c(card)} cannot go to a foundation yet ({phrases})"
 
 
-def _pile_kind(eng, f: int) -> str:
+def _pile_kind(eng: Engine, f: int) -> str:
     """``♥ ace-pile``: the suit and base of a one-suit foundation."""
     group = eng.f_piece[f]
     kind = "ace" if group.base == "A" else "king" if group.base == "K" else group.base
     return f"{'♠♥♦♣'[CARDS[eng.f_base[f][0]].suit]} {kind}-pile"
 
 
-def _reaches(group, rank: int) -> bool:
+def _reaches(group: P.Foundations, rank: int) -> bool:
     """Whether a foundation of ``group`` can ever hold a card of ``rank`` (Octave: A to 10)."""
     d = group.build.direction
     base = group.base_rank
@@ -328,7 +339,7 @@ def _reaches(group, rank: int) -> bool:
     return True
 
 
-def _explain_one_foundation(pos, card: int, b: int) -> str:
+def _explain_one_foundation(pos: Position, card: int, b: int) -> str:
     """Why the named foundation ``b`` does not take ``card``."""
     eng = pos.engine
     name = eng.variant.name
@@ -347,7 +358,7 @@ def _explain_one_foundation(pos, card: int, b: int) -> str:
     return f"{_c(card)} cannot go on {_c(q[-1])} in {fname} ({rule})"
 
 
-def _explain_pair(pos, move: Move) -> str:
+def _explain_pair(pos: Position, move: Move) -> str:
     eng = pos.engine
     v = eng.variant
     avail = dict(eng.available(pos))
@@ -356,23 +367,23 @@ def _explain_pair(pos, move: Move) -> str:
         return _not_available(pos, move.src)
     if move.dst is None or move.dst == "f":
         card = avail[a]
-        return f"{_c(card)} cannot be removed on its own in {v.name}: {v.pairs.phrase()}"
+        return f"{_c(card)} cannot be removed on its own in {v.name}: {eng.pairs.phrase()}"
     b = eng.index.get(move.dst, -1)
     if b < 0:
         return f"there is no pile {move.dst!r} in {v.name}"
     if b == a:
         return f"a card cannot be paired with itself: name two different cards " \
-               f"({v.pairs.phrase()})"
+               f"({eng.pairs.phrase()})"
     if b not in avail:
         return _not_available(pos, move.dst)
     x, y = avail[a], avail[b]
-    if v.pairs.match == "sum":
+    if eng.pairs.match == "sum":
         total = RANK_OF[x] + RANK_OF[y]
-        return f"{_c(x)} and {_c(y)} add up to {total}, not {v.pairs.total}"
+        return f"{_c(x)} and {_c(y)} add up to {total}, not {eng.pairs.total}"
     return f"{_c(x)} and {_c(y)} are not the same rank"
 
 
-def _not_available(pos, name: str) -> str:
+def _not_available(pos: Position, name: str) -> str:
     """Why the card at pile ``name`` cannot be paired: an empty stock or waste, a place
     already cleared, or cards still lying on it."""
     eng = pos.engine
@@ -393,7 +404,7 @@ def _not_available(pos, name: str) -> str:
         ": the cards below it must go first" if groups.pyramid else "")
 
 
-def _say_where(pos, src: str) -> str:
+def _say_where(pos: Position, src: str) -> str:
     """A pile named alone: the legal moves from it, or if there are none, some legal moves."""
     eng = pos.engine
     legal = [eng.text(m) for m in pos.raw_moves()]
@@ -413,7 +424,7 @@ def _say_where(pos, src: str) -> str:
     return f"say where {src} goes; no move from {src} is legal here (legal moves: {shown})"
 
 
-def _explain_fold(pos, move: Move) -> str:
+def _explain_fold(pos: Position, move: Move) -> str:
     eng = pos.engine
     groups = eng.groups
     P = list(groups.pyramid)
@@ -434,17 +445,16 @@ def _explain_fold(pos, move: Move) -> str:
     return f"{_c(x)} cannot go on {_c(y)}: they share neither suit nor rank"
 
 
-def _explain_gap(pos, move: Move) -> str:
+def _explain_gap(pos: Position, move: Move) -> str:
     eng = pos.engine
     groups = eng.groups
-    v = eng.variant
     b = eng.index.get(move.dst or "", -1)
     if b not in groups.grid:
         return "a card goes into a gap: name its cell, e.g. b7 b2"
     if pos.piles[b]:
         return f"{move.dst} is not a gap"
     k = groups.grid.index(b)
-    cols = v.gaps.columns
+    cols = eng.gaps.columns
     card = pos.piles[eng.index[move.src]][0]
     if k % cols == 0:
         return f"a gap at the start of a row takes a 2; {_c(card)} is not a 2"
@@ -458,7 +468,7 @@ def _explain_gap(pos, move: Move) -> str:
            f"not {_c(card)}"
 
 
-def explain_cards(pos, specs) -> str:
+def explain_cards(pos: Position, specs: Sequence[CardSpec]) -> str:
     """A refusal for card notation (``7h``, ``7h t4``): say what the card could not do."""
     eng = pos.engine
     cards = [s[1] for s in specs if s[0] == "card"]
@@ -494,11 +504,11 @@ def explain_cards(pos, specs) -> str:
         f" (legal moves: {shown})" if legal else " (no move at all is left)")
 
 
-def _pile_words(eng, i: int) -> str:
+def _pile_words(eng: Engine, i: int) -> str:
     return {eng.groups.waste: "the waste", eng.groups.stock: "the stock"}.get(i, eng.names[i])
 
 
-def _covered(pos, specs, at) -> str:
+def _covered(pos: Position, specs: Sequence[CardSpec], at: dict[int, tuple[int, int]]) -> str:
     """Where a card the player typed lies under others and that is why the move is refused:
     said of that card (K♦ under 3 cards of the waste), not of the top card; "" otherwise."""
     eng = pos.engine
@@ -536,7 +546,7 @@ def _covered(pos, specs, at) -> str:
     return ""
 
 
-def win_test(eng):
+def win_test(eng: Engine) -> Callable[[Position], bool]:
     """:func:`is_won` for the positions of ``eng``, as one function of the position (the
     solver asks it after every move): where the foundations take the whole deck, their
     piles' total height, asked without the rest."""
@@ -544,14 +554,14 @@ def win_test(eng):
     if eng.variant.win == "foundations" and len(groups.foundations) > 1:
         heights, size = itemgetter(*groups.foundations), eng.deck_size
 
-        def won(pos) -> bool:
+        def won(pos: Position) -> bool:
             return sum(map(len, heights(pos.piles))) == size
 
         return won
     return is_won
 
 
-def is_won(pos) -> bool:
+def is_won(pos: Position) -> bool:
     eng = pos.engine
     groups = eng.groups
     v = eng.variant
@@ -577,7 +587,7 @@ def is_won(pos) -> bool:
         return all(len(p) == 3 and RANK_OF[p[0]] == KING and eng.tbuild[p[0]][p[1]]
                    and eng.tbuild[p[1]][p[2]] for p in (piles[i] for i in groups.tableau))
     if win == "gaps-rows":
-        cols = v.gaps.columns
+        cols = eng.gaps.columns
         return all(k == cols - 1 for k in eng.kept_runs(piles)) and \
-            all(not piles[groups.grid[r * cols + cols - 1]] for r in range(v.gaps.rows))
+            all(not piles[groups.grid[r * cols + cols - 1]] for r in range(eng.gaps.rows))
     return False

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..cards import UNKNOWN, Card, code_text
 from ..errors import InvalidCardError, InvalidMoveError
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
-def split_moves(texts) -> list[str]:
+
+def split_moves(texts: Iterable[object]) -> list[str]:
     """Moves from arguments, a file or a typed line: one per argument/line, or separated by
     , or ; (a # starts a comment to the end of its line)."""
     out = []
@@ -105,7 +109,7 @@ def _bad(raw: str) -> str:
             f"s for the stock, or a pile and a card for a reveal (t3=9c)")
 
 
-def place_text(names, pile: int, height: int, size: int) -> str:
+def place_text(names: Sequence[str], pile: int, height: int, size: int) -> str:
     """``t4, card 3 from the bottom``; a pile that holds one card is named alone."""
     name = names[pile]
     if size <= 1:

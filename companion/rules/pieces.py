@@ -306,7 +306,7 @@ class OptionSpec:
     name: str
     help: str
     default: object
-    values: tuple = ()
+    values: tuple[object, ...] = ()
     kind: str = "choice"
     """``choice`` (one of ``values``), ``int`` (>= ``minimum``; ``unlimited`` = 0), ``bool``."""
     minimum: int = 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..cards import (
     CARD_HELP,
@@ -36,6 +37,16 @@ from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw, RawMove
 from .explain import explain, explain_cards, is_won
 from .moves import PILE_RE, Move
 from .variant import Variant, find_variant, load_variant
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from .engine import Piles
+    from .explain import CardSpec
+
+    # An undo entry: the piles, face-down counts, pass and idle flag before a move, and the
+    # move (or the turns of one :meth:`Position.push_turns`).
+    _Entry = tuple[Piles, list[int], int, bool, Raw | tuple[Raw, ...]]
 
 
 class Termination(enum.Enum):
@@ -93,8 +104,9 @@ class Status(enum.IntFlag):
 class Position:
     __slots__ = ("_stack", "down", "engine", "idle", "pass_no", "piles", "pysol", "seed")
 
-    def __init__(self, engine: Engine, piles, down, *, pass_no: int = 1, idle: bool = False,
-                 seed: int | None = None, pysol: int | None = None):
+    def __init__(self, engine: Engine, piles: Iterable[Iterable[int]], down: Iterable[int], *,
+                 pass_no: int = 1, idle: bool = False, seed: int | None = None,
+                 pysol: int | None = None) -> None:
         self.engine = engine
         self.piles: list[tuple[int, ...]] = [tuple(p) for p in piles]
         self.down: list[int] = list(down)
@@ -102,12 +114,12 @@ class Position:
         self.idle = idle
         self.seed = seed
         self.pysol = pysol   # the PySolFC game number of the deal (companion.pysolfc), or None
-        self._stack: list = []
+        self._stack: list[_Entry] = []
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def deal(cls, variant: Variant | str, seed: int | None = None,
-             options: dict | None = None) -> Position:
+             options: dict[str, object] | None = None) -> Position:
         """The seeded deal (every card known), or with ``seed=None`` a physical deal whose
         cards are all ``??`` until the player names the face-up ones."""
         v = variant if isinstance(variant, Variant) else load_variant(variant, options)
@@ -138,7 +150,7 @@ class Position:
         """A compact, hashable image of the state (what the solver stores)."""
         return self._key_of(self.piles, self.down, self.pass_no, self.idle)
 
-    def _key_of(self, piles, down, pass_no, idle) -> bytes:
+    def _key_of(self, piles: Piles, down: list[int], pass_no: int, idle: bool) -> bytes:
         unlimited = self.engine.passes == 0
         tail = bytes((0 if unlimited else min(pass_no, 255), idle))
         return bytes(down) + b"\xff".join(map(bytes, piles)) + tail
@@ -202,7 +214,8 @@ class Position:
         self._stack.append((self.piles[:], self.down[:], self.pass_no, self.idle, m))
         self.engine.apply(self, m)
 
-    def push_turns(self, stock: Raw, k: int, talon: tuple) -> None:
+    def push_turns(self, stock: Raw, k: int,
+                   talon: tuple[tuple[int, ...], tuple[int, ...], int, int, bool]) -> None:
         """Turn the stock ``k`` times at once (``stock`` is the stock action), to ``talon``:
         (stock, waste, the stock's face-down count, pass number, idle) as ``k`` pushes of
         ``stock`` leave them, which the caller knows (the solver keeps each talon's cycle).
@@ -214,8 +227,9 @@ class Position:
         S, W = self.engine.groups.stock, self.engine.groups.waste
         self.piles[S], self.piles[W], self.down[S], self.pass_no, self.idle = talon
 
-    def pop(self) -> Raw:
-        """Undo the last move (or the turns of one :meth:`push_turns`); returns it."""
+    def pop(self) -> Raw | tuple[Raw, ...]:
+        """Undo the last move (or the turns of one :meth:`push_turns`); returns it (the turns:
+        a tuple of them)."""
         if not self._stack:
             raise IndexError("no move to undo")
         self.piles, self.down, self.pass_no, self.idle, m = self._stack.pop()
@@ -227,9 +241,9 @@ class Position:
         for entry in self._stack:
             m = entry[-1]
             if type(m[0]) is tuple:  # the turns of a push_turns
-                out.extend(m)
+                out.extend(m)  # type: ignore[arg-type]  # (narrowed by the test above)
             else:
-                out.append(m)
+                out.append(m)  # type: ignore[arg-type]
         return out
 
     def to_raw(self, move: Move) -> Raw:
@@ -264,7 +278,7 @@ class Position:
                 return m  # a complete suit lifted off with its count given (t1:13 f)
         if dst_f and move.dst != "f":
             # An explicit foundation (f2): legal when that very pile takes the card.
-            f = eng.index[move.dst]
+            f = eng.index[move.dst]  # type: ignore[index]  # (dst_f: not None)
             for m in legal:
                 if m[0] == MOVE and m[1] == src and m[3] in foundations and (
                         move.count in (0, m[2])):
@@ -286,7 +300,7 @@ class Position:
         if (i, ) not in {(j,) for j, _ in self.pending_reveals()}:
             raise IllegalMoveError(str(move), f"{move.src} has no turned-up card waiting to be "
                                               f"named")
-        code = move.card
+        code: int = move.card  # type: ignore[assignment]  # (a reveal has a card)
         if code == UNKNOWN:
             raise IllegalMoveError(str(move), "name the card that was turned up, e.g. t3=9c")
         if code not in self.unseen():
@@ -352,7 +366,7 @@ class Position:
         tokens = [t.lower() for t in typed]
         if not 1 <= len(tokens) <= 2:
             raise InvalidMoveError(f"{text!r} is not a move: type e.g. t3 t5, 7h t4 or 7h")
-        specs: list[tuple[str, object]] = []
+        specs: list[CardSpec] = []
         for tok, as_typed in zip(tokens, typed, strict=True):
             if tok in eng.index or (tok == "f" and eng.groups.foundations):
                 specs.append(("pile", tok))
@@ -384,13 +398,13 @@ class Position:
             raise AmbiguousMoveError(text.strip(), texts)
         return eng.move_of(matches[0])
 
-    def _matches(self, m: Raw, specs) -> bool:
+    def _matches(self, m: Raw, specs: Sequence[tuple[str, object]]) -> bool:
         """Whether raw move ``m`` fits the tokens (pile names or cards) the player typed."""
         kind, a, n, b = m
         mv = self.engine.move_of(m)
         piles = self.piles
 
-        def fits(spec, name, card) -> bool:
+        def fits(spec: tuple[str, object], name: str | None, card: int) -> bool:
             return name == spec[1] if spec[0] == "pile" else card == spec[1]
 
         if kind == PAIR:
@@ -409,7 +423,7 @@ class Position:
             return mv.dst == spec[1]
         return bool(piles[b]) and piles[b][-1] == spec[1]
 
-    def _explain_cards(self, specs) -> str:
+    def _explain_cards(self, specs: Sequence[CardSpec]) -> str:
         return explain_cards(self, specs)
 
     def _explain(self, move: Move) -> str:
@@ -426,7 +440,7 @@ class Position:
                     out.append((i, k))
         return out
 
-    def unseen(self) -> Counter:
+    def unseen(self) -> Counter[int]:
         """The cards not yet identified anywhere in the position (a multiset of codes)."""
         v = self.variant
         deck = Counter(c.code for c in CARDS if c.rank in v.rank_values)
@@ -483,7 +497,7 @@ class Position:
         return left if left else -len(self.piles[g.stock])
 
     # ------------------------------------------------------------------ JSON
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         eng = self.engine
         v = eng.variant
         # "pysol" only where there is one, so that every other position's JSON, and with it
@@ -502,7 +516,7 @@ class Position:
         }
 
     @classmethod
-    def from_json(cls, data: dict, *, validate: bool = False) -> Position:
+    def from_json(cls, data: dict[str, Any], *, validate: bool = False) -> Position:
         """Parse the JSON form defensively; a PositionError names the field that is wrong.
 
         With ``validate`` the position must also be a possible one (:meth:`validate`): every
@@ -728,7 +742,7 @@ class LegalMoves:
     def __init__(self, position: Position):
         self.position = position
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Move]:
         eng = self.position.engine
         return (eng.move_of(m) for m in self.position.raw_moves())
 
@@ -757,7 +771,7 @@ _MAY_OMIT = frozenset({"w", "x"})
 """Piles a hand-written position may leave out when they are empty (foundations too)."""
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """A JSON value as the file has it, shortened: for messages about bad fields."""
     import json
     try:
@@ -771,7 +785,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _cards_list(codes, where) -> str:
+def _cards_list(codes: Iterable[int], where: dict[int, list[str]]) -> str:
     return ", ".join(f"{code_text(c)} (in {', '.join(sorted(set(where[c])))})"
                      for c in sorted(codes))
 
@@ -788,7 +802,7 @@ def _cannot_be(v: Variant, problems: list[str]) -> str:
               "yet); `companion deal " + v.key + " --seed 1 --json` shows a whole position")
 
 
-def _name_ranges(names) -> str:
+def _name_ranges(names: Iterable[str]) -> str:
     """``t1-t7, f1-f4, s, w`` from the full list."""
     groups: list[list[str]] = []
     for n in names:

@@ -15,10 +15,14 @@ import typing
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 from ..cards import RANKS, rank_from_text
 from ..errors import CompanionError, VariantError
 from . import pieces as P
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 DEAL_VERSION = 1
 """Bumped whenever a change to the shuffle or a deal plan would change a seeded layout."""
@@ -86,7 +90,7 @@ class Variant:
     def pile_names(self) -> tuple[str, ...]:
         return _pile_names(self)
 
-    def engine(self):
+    def engine(self) -> Engine:
         # lazy: engine and describe import this module (the cycle in tests/test_layers.py)
         from .engine import engine_for
         return engine_for(self)
@@ -147,7 +151,7 @@ def _catalogue_files() -> dict[str, str]:
 
 
 @cache
-def _raw_catalogue() -> dict[str, dict]:
+def _raw_catalogue() -> dict[str, dict[str, Any]]:
     out = {}
     for key, text in _catalogue_files().items():
         try:
@@ -157,7 +161,7 @@ def _raw_catalogue() -> dict[str, dict]:
     return out
 
 
-def _merged(key: str, seen: tuple[str, ...] = ()) -> dict:
+def _merged(key: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     raw = _raw_catalogue()
     if key in seen:
         raise VariantError(f"variants/{key}.toml: 'extends' goes round in a circle: {seen}")
@@ -172,7 +176,7 @@ def _merged(key: str, seen: tuple[str, ...] = ()) -> dict:
     return _deep_merge(merged, data)
 
 
-def _deep_merge(base: dict, delta: dict) -> dict:
+def _deep_merge(base: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for k, v in delta.items():
         if isinstance(v, dict) and isinstance(out.get(k), dict):
@@ -259,7 +263,7 @@ def _configured_summary(v: Variant) -> Variant:
                            f"known: draw, passes, redeals, unit, space") from None
 
 
-def _option_specs(key: str, table: dict) -> tuple[P.OptionSpec, ...]:
+def _option_specs(key: str, table: dict[str, Any]) -> tuple[P.OptionSpec, ...]:
     specs = []
     for name, body in table.items():
         body = dict(body)
@@ -307,7 +311,7 @@ def _coerce_option(key: str, spec: P.OptionSpec, raw: object) -> object:
                        + ", ".join(map(str, spec.values)) + f", not {raw!r}")
 
 
-def _apply_option(key: str, data: dict, spec: P.OptionSpec, value: object) -> None:
+def _apply_option(key: str, data: dict[str, Any], spec: P.OptionSpec, value: object) -> None:
     if isinstance(spec.sets, str):
         _set_dotted(data, spec.sets, value)
     elif isinstance(spec.sets, dict):
@@ -315,9 +319,9 @@ def _apply_option(key: str, data: dict, spec: P.OptionSpec, value: object) -> No
             _set_dotted(data, k, v)
 
 
-def _set_dotted(data: dict, dotted: str, value: object) -> None:
+def _set_dotted(data: dict[str, Any], dotted: str, value: object) -> None:
     *head, last = dotted.split(".")
-    targets: list = [data]
+    targets: list[Any] = [data]
     for part in head:
         nxt = []
         for t in targets:
@@ -328,7 +332,7 @@ def _set_dotted(data: dict, dotted: str, value: object) -> None:
         t[last] = value
 
 
-def _build(cls, data: object, where: str):
+def _build(cls: Any, data: object, where: str) -> Any:
     """Strictly turn TOML data into the dataclass ``cls`` (recursively)."""
     if not isinstance(data, dict):
         raise _LoadError(f"{where}: expected a table, found {data!r}")
@@ -348,7 +352,7 @@ def _build(cls, data: object, where: str):
     return cls(**kwargs)
 
 
-def _convert(hint, value, where: str):
+def _convert(hint: Any, value: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -366,7 +370,9 @@ def _convert(hint, value, where: str):
         return tuple(_convert(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(
             zip(args, value, strict=True)))
     if is_dataclass(hint):
-        return value if isinstance(value, hint) else _build(hint, value, where)
+        # (hint is a dataclass type here: mypy narrows it to an instance or a type)
+        return value if isinstance(value, hint) else _build(  # type: ignore[arg-type]
+            hint, value, where)
     if hint is object:
         return value
     if hint is bool and not isinstance(value, bool):

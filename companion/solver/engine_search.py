@@ -8,21 +8,29 @@ out a card the foundations want and supermoves."""
 from __future__ import annotations
 
 import heapq
+import random
 import time
+from collections.abc import Callable, Collection, Iterable, Sequence, Set
+from typing import Any
 
 from ..cards import UNKNOWN
-from ..rules.engine import MOVE, STOCK
+from ..rules.engine import MOVE, STOCK, Raw, WasteMover
 from ..rules.explain import win_test
+from ..rules.position import Position
 from . import config
 from .knowledge import knowledge
-from .lines import JUMP, _first, _line, shorten
+from .lines import JUMP, Child, Node, Talon, _first, _line, shorten
 from .ordering import _SCORE, _SCORE_AND_TURNS
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, SolveResult
+from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
+
+# A child scored for the order of the search: (minus its score, the stock's turns before it,
+# what it plays).
+Scored = tuple[int, int, Child]
 
 LATER = (None,)  # a stored position's legal moves, not generated yet (see ``settle``)
 
 
-def _talon_states(q, stock, root_pass=None) -> list:
+def _talon_states(q: Position, stock: Raw, root_pass: int | None = None) -> list[Talon]:
     """The talon's states (stock, waste, the stock's face-down count, pass, idle) after each
     turn (``stock``, the stock action) of one cycle from ``q``, left unchanged: up to the end
     of the stock's use, or back to where it started. The end of a pass that changed nothing
@@ -32,7 +40,7 @@ def _talon_states(q, stock, root_pass=None) -> list:
     S, W = eng.groups.stock, eng.groups.waste
     at = (q.piles[S], q.piles[W], q.down[S])
     r = q.copy()
-    out = []
+    out: list[Talon] = []
     while eng.can_stock(r):
         r.push_raw(stock)
         if r.pass_was_idle() and (root_pass is None or r.pass_no > root_pass):
@@ -64,8 +72,10 @@ DIVE_G = 0.5
 SUPER_BONUS = 25
 
 
-def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=None,
-           jitter=None, line=None):
+def _steps(pos: Position, prefer: Sequence[Raw] | None, short: bool, strategy: str,
+           narrow: bool, max_states: int | None, visited: set[bytes] | None = None,
+           skip: Set[bytes] | None = None, jitter: random.Random | None = None,
+           line: set[bytes] | None = None) -> Search:
     """One search, as a generator: it yields (positions expanded, positions stored) every
     few hundred positions, so that a driver can interleave searches and keep the budgets,
     and returns its :class:`SolveResult` (``unknown`` only when ``max_states`` is reached).
@@ -84,7 +94,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     nodes = 0
     eng = pos.engine
 
-    def result(verdict, reason, line=()):
+    def result(verdict: str, reason: str, line: Sequence[Raw] = ()) -> SolveResult:
         if line and short:
             line = shorten(pos, list(line))
         return SolveResult(verdict, [eng.text(m) for m in line], nodes, len(visited),
@@ -99,7 +109,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         and pos.variant.tableau is not None \
         and pos.variant.tableau.move != "single"
 
-    def settle(root=False, defer=False):
+    def settle(root: bool = False, defer: bool = False) -> tuple[int, Sequence[Any] | None]:
         """Play safe moves; return (pushes, legal moves), moves None when the game is over.
         With ``defer``, only the moves up to the foundations are generated (all the safe
         moves need), and the legal moves are returned as LATER: left for when the position
@@ -134,7 +144,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     S, W = kn.talon
     dom: dict[bytes, int] | None = {} if kn.dominance else None
 
-    def fresh(key, q) -> bool:
+    def fresh(key: bytes, q: Position) -> bool:
         """Whether ``q`` (whose key is ``key``) is new to this search; if so it is noted.
         A class of a dominance (see ``Knowledge.dominance``) is new only with a pointer
         less than any met in it before."""
@@ -156,10 +166,10 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     key = kn.key_for(pos)
     fresh(key(work), work)
 
-    won_line = None
+    won_line: list[Raw] | None = None
     T = kn.T
 
-    def probe_of(p):
+    def probe_of(p: Position) -> Position:
         q = p.copy()
         piles, down = q.piles, q.down
         for i in T:
@@ -169,12 +179,13 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         return q
 
     others = tuple(i for i in range(len(work.piles)) if i not in kn.Tset)
-    scans: dict = {}
+    scans: dict[tuple[object, ...], list[Scored]] = {}
 
-    cycles: dict = {}
+    cycles: dict[Talon, tuple[list[Talon], dict[int, list[int]], int]] = {}
     cache_cycles = not kn.keep_piles_filled  # else turning the stock depends on the tableau
 
-    def talon_cycle(scan, stock):
+    def talon_cycle(scan: Position,
+                    stock: Raw) -> tuple[list[Talon], dict[int, list[int]], int]:
         """The talon's states (stock, waste, its face-down count, pass, idle) after each
         turn of one cycle from ``scan`` (left unchanged), up to the end of the stock's use
         or back to where it started; with them, where each card tops the waste (card ->
@@ -185,7 +196,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         got = cycles.get(start) if cache_cycles else None
         if got is not None:
             return got
-        steps, where, mask = _talon_states(scan, stock, root_pass), {}, 0
+        where: dict[int, list[int]] = {}
+        steps, mask = _talon_states(scan, stock, root_pass), 0
         for k, state in enumerate(steps, 1):
             w = state[1]
             if w and w[-1] != UNKNOWN:
@@ -198,11 +210,12 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
             cycles[start] = got
         return got
 
-    def scan_talon(scan, stock, gen):
+    def scan_talon(scan: Position, stock: Raw,
+                   gen: WasteMover | Callable[[Position], list[Raw]]) -> list[Scored]:
         """Turn the stock of ``scan`` through one cycle (its talon is put back at the end):
         the moves that use the stock or the waste on the way (``gen``: the engine's talon
         moves, or its waste mover for ``scan``), scored, each with the turns before it."""
-        out = []
+        out: list[Scored] = []
         piles, down = scan.piles, scan.down
         was = (piles[S], piles[W], down[S], scan.pass_no, scan.idle)
         steps, where, mask = talon_cycle(scan, stock)
@@ -216,8 +229,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 hits ^= b
                 turns += where[b.bit_length() - 1]
             turns.sort()
-            of_top = gen.of_top
-            visits = [(k, steps[k - 1]) for k in turns]
+            of_top: Callable[[int], list[Raw]] = gen.of_top  # type: ignore[union-attr, assignment]
+            visits: Iterable[tuple[int, Talon]] = [(k, steps[k - 1]) for k in turns]
         else:
             visits = enumerate(steps, 1)
         for k, state in visits:
@@ -243,11 +256,11 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     # other deals.
     supers = config.CONFIG.supermoves and strategy == "depth" and kn.supermoves_ok and kn.dig
 
-    def dig_children(ms, need):
+    def dig_children(ms: Sequence[Raw], need: Collection[int]) -> list[Scored]:
         """Composite children: the cards above a card the foundations want (at most three)
         moved off one by one, each onto the first tableau pile that takes it, then that card
         sent up: one step where single moves need several positions."""
-        out = []
+        out: list[Scored] = []
         gen_from = work.engine.gen_from  # the moves off pile i, all that is looked at
         for i in T:
             p = work.piles[i]   # (as it is here: a push and its pop leave a new list)
@@ -259,7 +272,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                     break
             if not d:
                 continue
-            seq, moves = [], ms
+            seq: list[Raw] = []
+            moves = ms
             for _ in range(d):
                 m = next((x for x in moves if x[0] == MOVE and x[1] == i and x[2] == 1
                           and x[3] in Tset), None)
@@ -277,15 +291,17 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 work.pop()
         return out
 
-    def children(ms, root=False, back=None):
+    def children(ms: Sequence[Raw], root: bool = False,
+                 back: Raw | None = None) -> list[Child]:
         """The moves to try here, best first, each a sequence of raw moves: a move, or the
         stock turned k times and then a move that uses the stock or the waste. ``back``: a
         move that leads straight back to a position already searched (the reverse of the
         move that led here), left out; so is a move into a second space when the spaces
         are interchangeable (it leads to a mirror of the move into the first)."""
         nonlocal won_line
-        scored, plain = [], []
-        stock = None
+        scored: list[Scored] = []
+        plain: list[tuple[Raw, Child]] = []
+        stock: Raw | None = None
         need = kn.needed(work) if kn.f_accepts else frozenset()
         piles = work.piles
         space = None
@@ -355,7 +371,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
             rank(work, kn.supermoves(work, spaces_alike), need, narrow, scored, SUPER_BONUS)
         if jitter is not None:
             rnd = jitter.random
-            scored = [(sc + JITTER * rnd(), k, seq) for sc, k, seq in scored]
+            scored = [(sc + JITTER * rnd(), k, seq)  # type: ignore[misc]  # (sorted only)
+                      for sc, k, seq in scored]
         # (no stock action here: every child's turns are 0, and the score alone sorts them)
         scored.sort(key=_SCORE if stock is None else _SCORE_AND_TURNS)
         ranked = [t[2] for t in scored]
@@ -392,7 +409,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         # played before from the moves up alone. (A position with no legal move is then
         # stored, and found to have none when expanded.)
         defer = lazy and kn.safe_up
-        heap = [(0, kn.progress(work, measure), 0, work, None, kids, 0)]
+        heap: list[tuple[int, float, int, Position, Node | None, Any, int]] = [
+            (0, kn.progress(work, measure), 0, work, None, kids, 0)]
         root_pos = work
         while heap:
             group, _, _, node_pos, node, kids, depth = heapq.heappop(heap)
@@ -401,7 +419,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
                 if lazy:
                     work = node_pos
                     kids = children(eng.gen(work) if kids is LATER else kids)
-            kept = []
+            kept: list[tuple[int, float, int, Position, Node | None, Any, int]] = []
             for seq in kids:
                 q = node_pos.copy()
                 for m in seq:
@@ -445,10 +463,10 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
     keep_line = line is not None  # (only the whole depth-first search keeps a line)
     plain_set = not skip and dom is None  # then fresh(key, q) is: key not in visited, added
     child_key = kn.child_key_for(pos)
-    frames = [[kids, 0, k0, ()]]
+    frames: list[list[Any]] = [[kids, 0, k0, ()]]  # (children, next, pushes, keys on the line)
     if keep_line:
         frames[0][3] = (key(work),)
-        line.update(frames[0][3])
+        line.update(frames[0][3])  # type: ignore[union-attr]  # (keep_line)
     while frames:
         fr = frames[-1]
         moves, i = fr[0], fr[1]
@@ -457,7 +475,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
             for _ in range(fr[2]):
                 work.pop()
             if keep_line:
-                line.difference_update(fr[3])
+                line.difference_update(fr[3])  # type: ignore[union-attr]
             continue
         fr[1] = i + 1
         seq = moves[i]
@@ -466,7 +484,7 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
         ahead = flat and plain_set and child_key is not None
         if ahead:
             # Seen before: skipped without playing the move.
-            key1 = child_key(work, m)
+            key1 = child_key(work, m)  # type: ignore[misc]  # (ahead: not None)
             if key1 in visited:
                 continue
             visited.add(key1)
@@ -517,8 +535,8 @@ def _steps(pos, prefer, short, strategy, narrow, max_states, visited=None, skip=
             return result(WON, f"won after searching {nodes} positions", won_line)
         frames.append([kids, 0, k, (key1, key2)])
         if keep_line:
-            line.add(key1)
-            line.add(key2)
+            line.add(key1)  # type: ignore[union-attr]
+            line.add(key2)  # type: ignore[union-attr]
         if not nodes & SLICE:
             if max_states is not None and len(visited) > max_states:
                 return result(UNKNOWN_VERDICT, "memory budget spent")

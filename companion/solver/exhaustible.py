@@ -8,17 +8,21 @@ with the size of Golf's table of positions met, which its test checks."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
-from ..rules.engine import Mechanic
+from ..rules.engine import Engine, Mechanic, Table
+from ..rules.pieces import Stock
+from ..rules.position import Position
 from .codes import has_unknown_cards
+from .derived import Derived
 
 
-class Exhaustible:
+class Exhaustible(Derived):
     """Whether a fast whole search may run from a root, from what
     :class:`~.knowledge.Knowledge` derives and the engine's mechanics."""
 
-    def exhaustible(self, root) -> bool:
+    def exhaustible(self, root: Position) -> bool:
         """Whether a whole search from ``root`` may run as :func:`_exhaust`: the tableau
         alone names the position (:meth:`key_for`), and the engine's legal moves are exactly
         a top card of a tableau pile onto another (one card at a time, as its build table
@@ -34,7 +38,7 @@ class Exhaustible:
                 and self.variant.win == "foundations" and self.decks == 1
                 and len(eng.names) == len(self.T) + len(self.F))
 
-    def talon_exhaustible(self, root) -> bool:
+    def talon_exhaustible(self, root: Position) -> bool:
         """Whether a whole search from ``root`` may run as :func:`_exhaust_talon`: a
         Klondike-like game whose engine moves are exactly a top card up to a foundation that
         takes it, a run of face-up cards (any part of it, from the top) onto a pile that
@@ -46,6 +50,7 @@ class Exhaustible:
         and its waste face up."""
         eng = root.engine
         v = self.variant
+        st: Stock = v.stock  # type: ignore[assignment]  # (read only where there is one)
         allowed = {Mechanic.TO_FOUNDATIONS, Mechanic.TABLEAU, Mechanic.WASTE_TO_TABLEAU}
         if eng.f_returns:
             allowed.add(Mechanic.FROM_FOUNDATIONS)
@@ -56,13 +61,13 @@ class Exhaustible:
                 and not eng.tmax and eng.plain_move and not eng.groups.reserve
                 and not eng.refill_aces
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
-                and v.stock.deal == "waste" and v.stock.redeal == "waste"
-                and not v.stock.no_empty_tableau and v.stock.draw == self.talon_draw
+                and st.deal == "waste" and st.redeal == "waste"
+                and not st.no_empty_tableau and st.draw == self.talon_draw
                 and v.win == "foundations" and not self.lone and not self.deal_first
                 and len(eng.names) == len(self.T) + len(self.F) + 2
                 and not root.idle and root.down[S] == len(root.piles[S]) and not root.down[W])
 
-    def sink_exhaustible(self, root, max_bytes: float | None = None) -> bool:
+    def sink_exhaustible(self, root: Position, max_bytes: float | None = None) -> bool:
         """Whether a whole search from ``root`` may run as :func:`_exhaust_sink`: a Golf-like
         game (``static``: a waste nothing leaves, fed by a stock turned one card at a time in
         a single pass; won when the tableau is cleared) whose engine moves are exactly a
@@ -71,13 +76,14 @@ class Exhaustible:
         table of positions met (one bit each, :func:`_sink_size`) within ``max_bytes``."""
         eng = root.engine
         v = self.variant
+        st: Stock = v.stock  # type: ignore[assignment]  # (read only where there is one)
         S, W = self.S, self.W
         if not (self.static and self.before is not None and eng.plain_move
                 and eng.mechanics == {Mechanic.ONTO_WASTE}
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and len(eng.names) == len(self.T) + 2
-                and v.stock.draw == 1 and v.stock.per_pile == 1 and v.stock.passes == 1
-                and not v.stock.turn_up and not v.stock.no_empty_tableau
+                and st.draw == 1 and st.per_pile == 1 and st.passes == 1
+                and not st.turn_up and not st.no_empty_tableau
                 and root.pass_no >= 1 and not root.idle
                 and root.piles[W] and not root.down[W]
                 and not any(root.down[i] for i in self.T)):
@@ -86,7 +92,7 @@ class Exhaustible:
                           len(_sink_classes(eng)[1]))
         return bits <= SINK_MAX_BITS and (max_bytes is None or bits / 8 <= max_bytes)
 
-    def line_exhaustible(self, root) -> bool:
+    def line_exhaustible(self, root: Position) -> bool:
         """Whether a whole search from ``root`` may run as :func:`_exhaust_line`: an
         Accordion-like game won at one pile, whose engine moves are exactly a pile of the line
         onto one a reach to its left (as its fold table says) and, where cards are dealt
@@ -102,7 +108,7 @@ class Exhaustible:
                 and not has_unknown_cards(root)
                 and sum(len(p) for p in root.piles) == eng.deck_size)  # (won: all in one)
 
-    def pairs_exhaustible(self, root) -> bool:
+    def pairs_exhaustible(self, root: Position) -> bool:
         """Whether a whole search from ``root`` may run as :func:`_exhaust_pairs`: a
         Pyramid-like game won when the pyramid is cleared, whose engine moves are exactly the
         removals of free cards (a pair its match table takes, or one card alone) and the
@@ -112,7 +118,7 @@ class Exhaustible:
         eng = root.engine
         groups = eng.groups
         v = self.variant
-        st = v.stock
+        st: Stock = v.stock  # type: ignore[assignment]  # (read only where there is one)
         return (bool(v.pairs) and bool(v.pyramid) and v.win == "pyramid-empty"
                 and eng.mechanics == {Mechanic.PAIRS}
                 and not groups.tableau and not groups.reserve and len(groups.foundations) == 1
@@ -122,7 +128,7 @@ class Exhaustible:
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and not root.idle and not has_unknown_cards(root))
 
-    def pyramid_talon_exhaustible(self, root) -> bool:
+    def pyramid_talon_exhaustible(self, root: Position) -> bool:
         """Whether a whole search from ``root`` may run as :func:`_exhaust_pyramid`: the
         Pyramid of :meth:`pairs_exhaustible` with its passes through the stock limited (the
         talon's order matters there), won when the pyramid is cleared or when every card is
@@ -131,7 +137,7 @@ class Exhaustible:
         eng = root.engine
         groups = eng.groups
         v = self.variant
-        st = v.stock
+        st: Stock = v.stock  # type: ignore[assignment]  # (read only where there is one)
         return (bool(v.pairs) and bool(v.pyramid) and v.win in ("pyramid-empty", "foundations")
                 and eng.mechanics == {Mechanic.PAIRS}
                 and not groups.tableau and not groups.reserve and len(groups.foundations) == 1
@@ -150,17 +156,17 @@ SINK_MAX_BITS = 1 << 28
 
 
 @cache
-def _sink_classes(eng) -> tuple[tuple[int, ...], tuple[tuple[bool, ...], ...]]:
+def _sink_classes(eng: Engine) -> tuple[tuple[int, ...], tuple[tuple[bool, ...], ...]]:
     """The cards of a Golf-like game's deck grouped as the waste's build table sees them:
     ``cls[c]``, the class of card c, and ``ok[a][b]``, whether a card of class b may go on
     one of class a. Cards of a class take the same cards and go on the same cards (Golf's
     rule ignores suits: a class a rank), so the search names the waste by its top card's
     class."""
-    table = eng.wbuild
+    table: Table = eng.wbuild  # type: ignore[assignment]  # (a waste that takes cards)
     codes = range(52)
     sig = {c: (tuple(table[c][d] for d in codes), tuple(table[d][c] for d in codes))
            for c in codes}
-    first: dict = {}
+    first: dict[tuple[tuple[bool, ...], tuple[bool, ...]], int] = {}
     cls = tuple(first.setdefault(sig[c], len(first)) for c in codes)
     rep = {k: c for c, k in reversed(list(enumerate(cls)))}
     ok = tuple(tuple(bool(table[rep[a]][rep[b]]) for b in range(len(first)))
@@ -168,7 +174,7 @@ def _sink_classes(eng) -> tuple[tuple[int, ...], tuple[tuple[bool, ...], ...]]:
     return cls, ok
 
 
-def _sink_size(heights, stock: int, classes: int) -> int:
+def _sink_size(heights: Sequence[int], stock: int, classes: int) -> int:
     """Positions :func:`_exhaust_sink` numbers from a root whose tableau piles have
     ``heights``: each pile's height, the stock's height and the waste's top class."""
-    return (max(heights) + 1) ** len(heights) * (stock + 1) * classes
+    return (max(heights) + 1) ** len(heights) * (stock + 1) * classes  # type: ignore[no-any-return]

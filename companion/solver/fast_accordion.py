@@ -5,19 +5,23 @@ top cards, searched from both ends interleaved (:data:`LINE_ORDERS`)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Generator, Sequence
+from typing import Any
 
-from ..rules.engine import FOLD, STOCK
+from ..rules.engine import FOLD, STOCK, Raw
+from ..rules.position import Position
 from .codes import _BYTE
 from .knowledge import knowledge
 from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, SolveResult
+from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
 
 # The orders of Accordion's searches on the line (:func:`_exhaust_line`): each searches the
 # whole space, interleaved, a slice each in turn; together they win deals neither wins alone.
 LINE_ORDERS = ("left", "right")
 
 
-def _exhaust_line(pos, short, max_states, prefer=None):
+def _exhaust_line(pos: Position, short: bool, max_states: int | None,
+                  prefer: Sequence[Raw] | None = None) -> Search:
     """The whole depth-first search where :meth:`Knowledge.line_exhaustible` holds
     (Accordion): the line as a string of its piles' top cards (a pile moves whole, and only
     its top card is ever matched again), the cards still in the stock dealt onto its end
@@ -45,17 +49,18 @@ def _exhaust_line(pos, short, max_states, prefer=None):
     counts = [0] * len(LINE_ORDERS)
     sizes = [0] * len(LINE_ORDERS)
 
-    def raw(path):
+    def raw(path: Sequence[tuple[int, int]]) -> list[Raw]:
         return [(STOCK, S, 0, -1)] * deals + [(FOLD, P[k], 0, P[k - d]) for k, d in path]
 
-    def result(verdict, reason, path=None):
+    def result(verdict: str, reason: str,
+               path: Sequence[tuple[int, int]] | None = None) -> SolveResult:
         moves_ = _replayed(pos, raw(path), short, "the search on the line") \
             if path is not None else []
         return SolveResult(verdict, [eng.text(m) for m in moves_], sum(counts), sum(sizes),
                            time.perf_counter() - start, reason, moves_)
 
-    def folds(s, reverse):  # (k, d, the line after the fold)
-        out = []
+    def folds(s: bytes, reverse: bool) -> list[tuple[int, int, bytes]]:  # (k, d, the line after the fold)
+        out: list[tuple[int, int, bytes]] = []
         for k in range(1, len(s)):
             c = s[k]
             for d in reach:
@@ -68,13 +73,14 @@ def _exhaust_line(pos, short, max_states, prefer=None):
     if len(line) <= 1:
         return result(WON, "won", [])
 
-    def search(number, reverse, cap):
+    def search(number: int, reverse: bool, cap: int | None
+               ) -> Generator[None, None, tuple[str, list[tuple[int, int]] | None, int]]:
         seen = {line}
         kids = folds(line, reverse)
         if prefer and not deals and number == 0:  # (the first search tries them first)
             order = {m: j for j, m in enumerate(prefer)}
             kids.sort(key=lambda f: order.get(raw([f[:2]])[0], len(order)))
-        frames = [[kids, 0]]
+        frames: list[list[Any]] = [[kids, 0]]  # (the children, the next one to try)
         path: list[tuple[int, int]] = []
         nodes = 0
         while frames:

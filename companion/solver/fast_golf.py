@@ -6,15 +6,18 @@ bit of a table."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
-from ..rules.engine import MOVE, STOCK
+from ..rules.engine import MOVE, STOCK, Raw
+from ..rules.position import Position
 from .exhaustible import _sink_classes
 from .knowledge import knowledge
 from .lines import _replayed
-from .results import LOST, SLICE, WON, SolveResult
+from .results import LOST, SLICE, WON, Search, SolveResult
 
 
-def _exhaust_sink(pos, short, max_states, prefer=None):
+def _exhaust_sink(pos: Position, short: bool, max_states: int | None,
+                  prefer: Sequence[Raw] | None = None) -> Search:
     """The whole depth-first search where :meth:`Knowledge.sink_exhaustible` holds (Golf),
     written for speed as :func:`_exhaust` is: a position is named by the tableau piles'
     heights, the stock's and the class of the waste's top card (:func:`_sink_classes`),
@@ -71,17 +74,17 @@ def _exhaust_sink(pos, short, max_states, prefer=None):
         for j, a in enumerate(p):
             where[a].append((i, j, sum(1 for b in p[:j] if ok[b][a])))
 
-    def lost(a) -> bool:  # a tableau card of class a can never leave
+    def lost(a: int) -> bool:  # a tableau card of class a can never leave
         s = sum(supply[b] for b in onto[a])
         return any(j < h[p] and s <= under for p, j, under in where[a])
 
     left = sum(h)
     nodes = 0
 
-    def raw(path):
+    def raw(path: Sequence[int]) -> list[Raw]:
         return [(MOVE, T[i], 1, W) if i >= 0 else (STOCK, S, 0, -1) for i in path]
 
-    def result(verdict, reason, path=()):
+    def result(verdict: str, reason: str, path: Sequence[int] = ()) -> SolveResult:
         moves_ = _replayed(pos, raw(path), short, "the fast whole search")
         return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, nodes + 1,
                            time.perf_counter() - start, reason, moves_)
@@ -166,8 +169,8 @@ def _exhaust_sink(pos, short, max_states, prefer=None):
                     s = 0
                     for b in onto[a]:
                         s += supply[b]
-                    for p, j, under in where[a]:
-                        if j < h[p] and s <= under:
+                    for pile, j, under in where[a]:
+                        if j < h[pile] and s <= under:
                             break
                     else:
                         continue

@@ -4,17 +4,23 @@ written for speed, the tableau piles as byte strings played on directly."""
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Sequence
+from typing import Any
 
-from ..rules.engine import MOVE
+from ..rules.engine import MOVE, Raw
+from ..rules.position import Position
 from .codes import _BYTE, _ENDS
 from .knowledge import knowledge
 from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, SolveResult
+from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
 from .safe_moves import _safe_test
 
 
-def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
+def _exhaust(pos: Position, short: bool, max_states: int | None,
+             visited: set[bytes] | None = None, line: set[bytes] | None = None,
+             jitter: random.Random | None = None) -> Search:
     """The whole depth-first search of :func:`_steps` where :meth:`Knowledge.exhaustible`
     holds, written for speed: the tableau piles as byte strings played on directly (no
     position, no move objects), the foundations as their top cards, the safe moves of
@@ -49,7 +55,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
     sep = _ENDS[0]
     nodes = 0
 
-    def takes():  # card -> the foundation (its number in frules) that takes it now, or -1
+    def takes() -> list[int]:  # card -> the foundation (its number in frules) that takes it now, or -1
         m = [-1] * 53
         for k, (_, base, on_top, most) in enumerate(frules):
             if flen[k] < most:
@@ -64,10 +70,12 @@ def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
     bit = [1 << c for c in range(53)]
     n_cols = range(len(cols))
 
-    def moves(up):
+    def moves(up: list[int]) -> list[tuple[int, int]]:
         # The piles whose next card a foundation takes come first (``first``), then the rest
         # in pile order; a safe move up is the only move offered.
-        tops, space, first, rest = 0, -1, [], []
+        tops, space = 0, -1
+        first: list[int] = []
+        rest: list[int] = []
         for i in n_cols:
             p = cols[i]
             if p:
@@ -93,14 +101,15 @@ def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
                 b = hit & -hit
                 out.append((i, at[b.bit_length() - 1]))
                 hit ^= b
-            if space >= 0 and len(p) > 1 and space_card[c]:
+            if space >= 0 and len(p) > 1 and space_card[c]:  # type: ignore[index]  # (set, by exhaustible)
                 out.append((i, space))
         return out
 
-    def raw(steps):
+    def raw(steps: Sequence[tuple[int, int]]) -> list[Raw]:
         return [(MOVE, T[i], 1, T[j] if j >= 0 else frules[-1 - j][0]) for i, j in steps]
 
-    def result(verdict, reason, steps=()):
+    def result(verdict: str, reason: str,
+               steps: Sequence[tuple[int, int]] = ()) -> SolveResult:
         moves_ = _replayed(pos, raw(steps), short, "the fast whole search")
         return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, len(visited),
                            time.perf_counter() - start, reason, moves_)
@@ -109,13 +118,13 @@ def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
     visited.add(key)
     keep_line = line is not None
     if keep_line:
-        line.add(key)
+        line.add(key)  # type: ignore[union-attr]  # (keep_line)
     size = eng.deck_size  # the game is won when the foundations hold it all
     if sum(flen) == size:
         return result(WON, "won")
     up = takes()
     stack = [iter(moves(up))]
-    path: list = []   # (i, j, pile i before, pile j or the foundation before, takes, key)
+    path: list[tuple[int, int, bytes, Any, list[int], bytes]] = []   # (i, j, pile i before, pile j or the foundation before, takes, key)
     while stack:
         for i, j in stack[-1]:
             src = cols[i]
@@ -147,7 +156,7 @@ def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
                                   [(a, b) for a, b, *_ in path])
             nodes += 1
             if keep_line:
-                line.add(key)
+                line.add(key)  # type: ignore[union-attr]  # (keep_line)
             stack.append(iter(moves(up)))
             if not nodes & SLICE:
                 if max_states is not None and len(visited) > max_states:
@@ -166,6 +175,6 @@ def _exhaust(pos, short, max_states, visited=None, line=None, jitter=None):
                     ftop[k], flen[k] = old
                 cols[i] = src
                 if keep_line:
-                    line.discard(key)
+                    line.discard(key)  # type: ignore[union-attr]  # (keep_line)
     return result(LOST, f"all {len(visited)} reachable positions searched "
                         f"(up to symmetry and safe moves), none is won")

@@ -9,12 +9,18 @@ passes (:func:`_exhaust_pyramid`, where
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 
-from ..rules.engine import MOVE, PAIR, STOCK
+from ..rules.engine import MOVE, PAIR, STOCK, Raw
+from ..rules.position import Position
 from . import config
 from .codes import _BYTE
 from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, SolverError, SolveResult
+from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolverError, SolveResult
+
+# A removal as :class:`_PairView` counts it: (a card, its partner: a card, -1 - a talon class,
+# or None for a card removed alone).
+Removal = tuple[int, int | None]
 
 
 class _PairView:
@@ -24,7 +30,7 @@ class _PairView:
     table: a rank where pairs add up to 13), each card's partners' classes; with the moves of
     the pyramid and the talon counted by class (:func:`_exhaust_pairs`' view)."""
 
-    def __init__(self, pos):
+    def __init__(self, pos: Position) -> None:
         eng = pos.engine
         piles = pos.piles
         self.slots = [i for i, _ in eng.pyramid_slots]
@@ -33,7 +39,7 @@ class _PairView:
         self.card = [piles[i][-1] if piles[i] else -1 for i in self.slots]
         self.cover = [sum(1 << at[j] for j in cv) for _, cv in eng.pyramid_slots]
         self.alone, self.match = eng.single_codes, eng.match_table
-        first: dict = {}
+        first: dict[frozenset[int], int] = {}
         self.cls = [first.setdefault(self.match[c], len(first)) for c in range(52)]
         self.K = len(first)
         self.takes = [sorted({self.cls[d] for d in self.match[c]}) for c in range(52)]
@@ -42,12 +48,12 @@ class _PairView:
         """The pyramid's cards left, as a bit mask."""
         return sum(1 << k for k in range(self.n) if self.card[k] >= 0)
 
-    def free(self, m) -> list:
+    def free(self, m: int) -> list[tuple[int, int]]:
         """The pyramid's cards left in ``m`` that nothing covers: (place, card) each."""
         card, cover = self.card, self.cover
         return [(k, card[k]) for k in range(self.n) if m >> k & 1 and not m & cover[k]]
 
-    def classes(self, talon) -> bytes:
+    def classes(self, talon: Iterable[int]) -> bytes:
         """How many of ``talon``'s cards (the kings left out) fall in each class."""
         counts = [0] * self.K
         for c in talon:
@@ -55,7 +61,7 @@ class _PairView:
                 counts[self.cls[c]] += 1
         return bytes(counts)
 
-    def settle(self, m, out) -> int:
+    def settle(self, m: int, out: list[Removal]) -> int:
         """``m`` with the cards removed alone (kings) removed at once: each appended to
         ``out`` as (card, None)."""
         again = True
@@ -68,19 +74,19 @@ class _PairView:
                     again = True
         return m
 
-    def children(self, m, t) -> list:
+    def children(self, m: int, t: bytes) -> list[tuple[list[Removal], int, bytes]]:
         """(removals, mask, talon counts) after each removal from the pyramid ``m`` and
         the talon counted by class ``t``: two free pyramid cards paired, or a free pyramid
         card with a talon card of a class it takes (the removal (card, -1 - class)); the
         kings it frees removed too."""
-        out = []
+        out: list[tuple[list[Removal], int, bytes]] = []
         fr = self.free(m)
         match, takes, settle = self.match, self.takes, self.settle
         for x, (a, ca) in enumerate(fr):
             partners = match[ca]
             for b, cb in fr[x + 1:]:
                 if cb in partners:
-                    steps = [(ca, cb)]
+                    steps: list[Removal] = [(ca, cb)]
                     out.append((steps, settle(m & ~(1 << a) & ~(1 << b), steps), t))
             for k in takes[ca]:
                 if t[k]:
@@ -90,7 +96,8 @@ class _PairView:
         return out
 
 
-def _exhaust_pairs(pos, short, max_states, prefer=None):
+def _exhaust_pairs(pos: Position, short: bool, max_states: int | None,
+                   prefer: Sequence[Raw] | None = None) -> Search:
     """The whole depth-first search where :meth:`Knowledge.pairs_exhaustible` holds
     (Pyramid, passes unlimited), on the pyramid's cards left (a bit mask) and the talon's
     cards (the waste and the stock), counted by class.
@@ -114,11 +121,12 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
     talon = [c for c in piles[W] + piles[S] if c not in view.alone]
     nodes = 0
 
-    def result(verdict, reason, steps=None):
-        moves_: list = []
+    def result(verdict: str, reason: str,
+               steps: Sequence[Removal] | None = None) -> SolveResult:
+        moves_: list[Raw] = []
         if steps is not None:
             left = {k: [c for c in talon if cls[c] == k] for k in range(K)}
-            removals = []
+            removals: list[tuple[int, ...]] = []
             for a, b in steps:  # a talon class named: the first card of it left there
                 removals.append((a,) if b is None else (a, left[-1 - b].pop(0)) if b < 0
                                 else (a, b))
@@ -127,7 +135,7 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
         return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, len(seen),
                            time.perf_counter() - start, reason, moves_)
 
-    root: list = []
+    root: list[Removal] = []
     mask = view.settle(view.mask(), root)
     t0 = view.classes(talon)
     seen = {(mask, t0)}
@@ -158,7 +166,8 @@ def _exhaust_pairs(pos, short, max_states, prefer=None):
                         f"cards' classes, every one within reach), none is won")
 
 
-def _exhaust_pyramid(pos, short, max_states, prefer=None):
+def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
+                     prefer: Sequence[Raw] | None = None) -> Search:
     """The whole depth-first search where :meth:`Knowledge.pyramid_talon_exhaustible` holds
     (Pyramid with its passes limited), on the pyramid's cards left (a bit mask), the talon as
     one sequence (the waste bottom to top, then the stock top to bottom) with a pointer (the
@@ -186,9 +195,10 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
     turn = (STOCK, S, 0, -1)
     pair_ws = (PAIR, min(S, W), 0, max(S, W))
     nodes = 0
-    met: dict = {}  # (mask, talon, pointer, stock top up) -> the earliest pass it was met in
+    met: dict[tuple[int, bytes, int, bool], int] = {}  # (mask, talon, pointer, stock top up) -> the earliest pass it was met in
 
-    def settle(m, tal, ptr, up, out):
+    def settle(m: int, tal: bytes, ptr: int, up: bool,
+               out: list[Raw]) -> tuple[int, bytes, int, bool]:
         """Kings nothing covers, on the waste, or up on the stock, removed (the moves
         appended to ``out``)."""
         again = True
@@ -211,9 +221,10 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
                 again = True
         return m, tal, ptr, up
 
-    def children(m, tal, ptr, up, pno):
+    def children(m: int, tal: bytes, ptr: int, up: bool,
+                 pno: int) -> list[tuple[list[Raw], int, bytes, int, bool, int]]:
         """(moves, mask, talon, pointer, stock top up, pass) after each move, pairs first."""
-        out = []
+        out: list[tuple[list[Raw], int, bytes, int, bool, int]] = []
         fr = [k for k in range(n) if m >> k & 1 and not m & cover[k]]
         wtop = tal[ptr - 1] if ptr else -1
         stop = tal[ptr] if up else -1
@@ -222,7 +233,7 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
             for b in fr[x + 1:]:
                 if card[b] in partners:
                     i, j = sorted((slots[a], slots[b]))
-                    mv = [(PAIR, i, 0, j)]
+                    mv: list[Raw] = [(PAIR, i, 0, j)]
                     out.append((mv, *settle(m & ~(1 << a) & ~(1 << b), tal, ptr, up, mv), pno))
             if wtop in partners:
                 i, j = sorted((slots[a], W))
@@ -246,15 +257,15 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
             out.append((mv, *settle(m, tal, 0, False, mv), pno + 1))
         return out
 
-    def won(m, tal) -> bool:
+    def won(m: int, tal: bytes) -> bool:
         return not m and not (clear_all and tal)
 
     # The same position with the passes unlimited (:func:`_exhaust_pairs`' view: the pyramid's
     # mask and how many talon cards of each class): a position that cannot clear the pyramid
     # there cannot here either, where the talon's cards come within reach less often.
-    known: dict = {}  # (mask, talon classes) -> whether the pyramid can still be cleared
+    known: dict[tuple[int, bytes], bool] = {}  # (mask, talon classes) -> whether the pyramid can still be cleared
 
-    def clearable(m, t) -> bool:
+    def clearable(m: int, t: bytes) -> bool:
         if not m:  # (cleared: what is left is the talon's, for the goal of all 52 cards)
             return True
         got = known.get((m, t))
@@ -281,13 +292,13 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
                 known[line.pop()] = False
         return False
 
-    def result(verdict, reason, path=()):
+    def result(verdict: str, reason: str, path: Sequence[Sequence[Raw]] = ()) -> SolveResult:
         line = _replayed(pos, [x for mv in path for x in mv], short,
                          "the search of the pyramid and the talon")
         return SolveResult(verdict, [eng.text(x) for x in line], nodes, len(met),
                            time.perf_counter() - start, reason, line)
 
-    root: list = []
+    root: list[Raw] = []
     cut = 0
     m0 = view.mask()
     tal0 = bytes(piles[W]) + bytes(piles[S][::-1])
@@ -332,14 +343,14 @@ def _exhaust_pyramid(pos, short, max_states, prefer=None):
                         f"even with the passes unlimited not searched further), none is won")
 
 
-def _played_out(pos, removals) -> list:
+def _played_out(pos: Position, removals: Iterable[tuple[int, ...]]) -> list[Raw]:
     """The engine's moves that make ``removals`` (each the cards one move removes, a pair or
     one alone) from ``pos``: before each, the stock turned (and turned over) until a legal
     move removes those cards (see :func:`_exhaust_pairs`)."""
     eng = pos.engine
     S, W = eng.groups.stock, eng.groups.waste
     q = pos.copy()
-    line: list = []
+    line: list[Raw] = []
     turn = (STOCK, S, 0, -1)
     for cards in removals:
         want = frozenset(cards)

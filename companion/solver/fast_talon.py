@@ -8,16 +8,27 @@ starts, which foundation takes each card, and the engine's raw moves for a move.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 
-from ..rules.engine import MOVE, STOCK
+from ..rules.engine import MOVE, STOCK, Engine, Raw, Table
+from ..rules.position import Position
 from .codes import _BYTE, _ENDS
-from .knowledge import knowledge
+from .knowledge import Knowledge, knowledge
 from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, SolveResult
+from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
 from .safe_moves import _safe_test
 
+# The engine's foundation rules (``Engine.f_rules``): (pile, codes on an empty pile, codes on
+# each top card, most cards) each.
+FRules = tuple[tuple[int, tuple[int, ...], list[tuple[int, ...]], int], ...]
+# A move of the searches on bytes (see :func:`_raw_of`).
+BMove = tuple[int, ...]
+# The foundations' piles as bytes, in the order of ``FRules``.
+Founds = tuple[bytes, ...]
 
-def _bytes_game(pos) -> tuple:
+
+def _bytes_game(pos: Position) -> tuple[Knowledge, Engine, tuple[int, ...], int, int, int, Table,
+                                         list[int], tuple[bool, ...], FRules, tuple[int, ...]]:
     """What the searches on bytes (Klondike's, see :meth:`Knowledge.talon_exhaustible`) read
     of the game once: its knowledge, its engine, the tableau's, stock's and waste's piles, the
     draw, the engine's build table, its masks of the cards each card goes on, which cards a
@@ -25,21 +36,22 @@ def _bytes_game(pos) -> tuple:
     kn = knowledge(pos.variant)
     eng = pos.engine
     frules = eng.f_rules
-    return (kn, eng, kn.T, kn.S, kn.W, kn.talon_draw, eng.tbuild, eng.onto_mask,
-            eng.space_card, frules, tuple(f for f, *_ in frules))
+    return (kn, eng, kn.T, kn.S, kn.W, kn.talon_draw, eng.tbuild,  # type: ignore[return-value]
+            eng.onto_mask, eng.space_card, frules,  # (space_card: set, see talon_exhaustible)
+            tuple(f for f, *_ in frules))
 
 
-def _pointer_cycle(d):
+def _pointer_cycle(d: int) -> Callable[[int, int, bool], list[tuple[int, int, int]]]:
     """For the searches on bytes, where the talon is one sequence and a pointer (the waste's
     size) and the stock deals ``d`` cards: a function of (the talon's size, the pointer,
     whether the position is idle) giving (turns, pointer, passes begun) after each turn of
     the stock (the waste turned over is a turn), as :func:`_talon_states` goes: up to a pass
     that ends the game (the stock spent on a pass that changed nothing) or back to the
     pointer it started from; only those where the waste has a card. Kept for each met."""
-    cycles: dict = {}
+    cycles: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = {}
 
-    def cycle(n, p, idle) -> list:
-        got = cycles.get((n, p, idle))
+    def cycle(n: int, p: int, idle: bool) -> list[tuple[int, int, int]]:
+        got: list[tuple[int, int, int]] | None = cycles.get((n, p, idle))
         if got is None:
             got, q, t, wraps = [], p, 0, 0
             while n:
@@ -60,14 +72,14 @@ def _pointer_cycle(d):
     return cycle
 
 
-def _run_start(tb):
+def _run_start(tb: Table) -> Callable[[bytes, int], int]:
     """For the searches on bytes: a function of (a tableau pile's bytes, its face-down
     count) giving where the run on top of it starts (the index of its lowest card: each card
     above it builds on the one below, as the build table ``tb`` says), kept for the face-up
     parts met."""
-    runs: dict = {}
+    runs: dict[bytes, int] = {}
 
-    def start(p, lo) -> int:
+    def start(p: bytes, lo: int) -> int:
         up = p[lo:]
         x = runs.get(up)
         if x is None:
@@ -83,14 +95,14 @@ def _run_start(tb):
     return start
 
 
-def _taker(frules):
+def _taker(frules: FRules) -> Callable[[Founds], tuple[list[int], int]]:
     """For the searches on bytes: a function of the foundations' bytes (in the order of
     ``frules``, the engine's) giving, for each card, the foundation (its number there) that
     takes it now, or -1 (the first that does, as the engine's moves go), kept for the
     foundations met."""
-    met: dict = {}
+    met: dict[Founds, tuple[list[int], int]] = {}
 
-    def takes(fp) -> tuple[list, int]:
+    def takes(fp: Founds) -> tuple[list[int], int]:
         got = met.get(fp)
         if got is None:
             acc, mask = [-1] * 53, 0
@@ -109,7 +121,7 @@ def _taker(frules):
     return takes
 
 
-def _raw_of(T, Fp, S, W):
+def _raw_of(T: Sequence[int], Fp: Sequence[int], S: int, W: int) -> Callable[[BMove], list[Raw]]:
     """For the searches on bytes: a function of one of their moves giving the engine's raw
     moves that play it. Their moves: (0, pile, cards, pile) between tableau piles (numbered
     from 0 in ``T``), (1, pile, foundation) up (numbered in ``Fp``), (2, turns, pointer,
@@ -117,7 +129,7 @@ def _raw_of(T, Fp, S, W):
     -1 - a foundation), (3, foundation, pile) back to the tableau."""
     stock = (STOCK, S, 0, -1)
 
-    def raw(m) -> list:
+    def raw(m: BMove) -> list[Raw]:
         kind = m[0]
         if kind == 0:
             return [(MOVE, T[m[1]], m[2], T[m[3]])]
@@ -131,7 +143,8 @@ def _raw_of(T, Fp, S, W):
     return raw
 
 
-def _exhaust_talon(pos, short, max_states, prefer=None):
+def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
+                   prefer: Sequence[Raw] | None = None) -> Search:
     """The whole depth-first search of :func:`_steps` where
     :meth:`Knowledge.talon_exhaustible` holds (Klondike), written for speed as
     :func:`_exhaust` is: the piles as byte strings played on directly, the talon as one
@@ -154,9 +167,9 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
     visited: set[bytes] = set()
     dom: dict[bytes, int] = {}
     nodes = 0
-    fcache: dict = {}
+    fcache: dict[Founds, tuple[list[int], bytearray, bytes, int]] = {}
 
-    def fstate(fp):
+    def fstate(fp: Founds) -> tuple[list[int], bytearray, bytes, int]:
         """The foundations' state: what they take (card -> foundation, or -1), the cards on
         them, and their part of the key (the piles interchangeable)."""
         got = fcache.get(fp)
@@ -183,12 +196,14 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
     tacc_mask = eng.tacc_mask
     space_mask = sum(1 << c for c in range(52) if space_card[c])
 
-    def flip(cols, downs, i):
+    def flip(cols: list[bytes], downs: list[int], i: int) -> None:
         n = len(cols[i])
         if downs[i] >= n:
             downs[i] = n - 1 if n else 0
 
-    def settle(cols, downs, parts, fp, tal, ptr, raw, changed=None):
+    def settle(cols: list[bytes], downs: list[int], parts: list[bytes], fp: Founds, tal: bytes,
+               ptr: int, raw: list[Raw], changed: Sequence[int] | None = None
+               ) -> tuple[Founds, bytes, int]:
         """Play the safe moves (appended to ``raw``); give the foundations, talon, pointer.
         ``changed``: where the foundations are as in a settled position, the tableau piles
         whose top card is new (the other tops are not safe, and the waste's top is not
@@ -234,7 +249,8 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
                         continue
                 return fp, tal, ptr
 
-    def moves(cols, downs, fp, tal, ptr):
+    def moves(cols: list[bytes], downs: list[int], fp: Founds, tal: bytes,
+              ptr: int) -> list[BMove]:
         """The moves, likeliest first: cards up, runs that turn a card or empty a pile,
         the talon's cards, the other runs, cards back from the foundations."""
         up, _, _, takes = fstate(fp)
@@ -250,7 +266,10 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
                 space = j   # (the spaces are alike: one is tried)
         if space >= 0:
             live |= space_mask
-        first, turn, talon, rest = [], [], [], []
+        first: list[BMove] = []
+        turn: list[BMove] = []
+        talon: list[BMove] = []
+        rest: list[BMove] = []
         for i in range(nT):
             p = cols[i]
             if not p:
@@ -307,8 +326,9 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
 
     raw_of = _raw_of(T, Fp, S, W)
 
-    def result(verdict, reason, path=()):
-        line = []
+    def result(verdict: str, reason: str,
+               path: Sequence[tuple[BMove | None, list[Raw]]] = ()) -> SolveResult:
+        line: list[Raw] = []
         for m, raw in path:
             if m is not None:
                 line += raw_of(m)
@@ -317,7 +337,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
         return SolveResult(verdict, [eng.text(m) for m in line], nodes, len(visited) + len(dom),
                            time.perf_counter() - start, reason, line)
 
-    def fresh(parts, fp, tal, ptr) -> bool:
+    def fresh(parts: list[bytes], fp: Founds, tal: bytes, ptr: int) -> bool:
         key = b"".join(sorted(parts)) + fstate(fp)[2] + tal
         n = len(tal)
         if d == 1 or not ptr % d or ptr == n:
@@ -343,10 +363,10 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
     fp = tuple(bytes(piles[f]) for f in Fp)
     tal, ptr = bytes(piles[W]) + bytes(piles[S][::-1]), len(piles[W])
     size = eng.deck_size
-    raw0: list = []
+    raw0: list[Raw] = []
     if auto:
         fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw0)
-    path = [(None, raw0)]
+    path: list[tuple[BMove | None, list[Raw]]] = [(None, raw0)]
     if sum(map(len, fp)) == size:
         return result(WON, "won", path)
     fresh(parts, fp, tal, ptr)
@@ -366,7 +386,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
             continue
         cols, downs, parts, fp, tal, ptr = fr[0][:], fr[1], fr[2][:], fr[3], fr[4], fr[5]
         kind = m[0]
-        changed = None
+        changed: tuple[int, ...] | None = None
         if kind == 0:
             _, a, n, b = m
             p = cols[a]
@@ -404,7 +424,7 @@ def _exhaust_talon(pos, short, max_states, prefer=None):
             fp = fp[:k] + (f[:-1],) + fp[k + 1:]
             cols[b] += f[-1:]
             parts[b] = cols[b] + ends[downs[b]]
-        raw: list = []
+        raw: list[Raw] = []
         if auto:
             if downs is fr[1]:
                 downs = downs[:]  # (settle may turn a card)

@@ -33,10 +33,15 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..cards import UNKNOWN
 from ..rules.describe import describe_move, move_effect
+from ..rules.engine import Raw
+from ..rules.position import Outcome, Position
+from ..rules.variant import Variant
 from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, knowledge, solve, stuck_reason
 
 
@@ -78,7 +83,7 @@ class Hint:
     """One line on why this move beat the runner-up (``hint --explain``). With samples, each
     sample won counts for one move, the first of the win found there."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"move": self.move, "reason": self.reason, "verdict": self.verdict,
                 "basis": self.basis, "chance": self.chance, "samples": self.samples,
                 "wins": self.wins, "undecided": self.undecided, "peeked": self.peeked,
@@ -94,7 +99,7 @@ class Hint:
 
 # -- what is hidden ---------------------------------------------------------------------------------
 
-def hidden_slots(pos) -> list[tuple[int, int]]:
+def hidden_slots(pos: Position) -> list[tuple[int, int]]:
     """(pile, height) of every card the player has not seen, bottom to top."""
     kn = knowledge(pos.variant)
     out = []
@@ -107,7 +112,7 @@ def hidden_slots(pos) -> list[tuple[int, int]]:
     return out
 
 
-def shuffles_later(variant) -> bool:
+def shuffles_later(variant: Variant) -> bool:
     """Whether a later redeal shuffles cards (Gaps): a future no player can know."""
     v = variant
     if v.gaps is not None and v.gaps.shuffle and v.gaps.redeals:
@@ -115,7 +120,7 @@ def shuffles_later(variant) -> bool:
     return v.stock is not None and getattr(v.stock, "redeal", "") == "shuffle"
 
 
-def unseen_cards(pos, slots) -> list[int]:
+def unseen_cards(pos: Position, slots: Sequence[tuple[int, int]]) -> list[int]:
     """The multiset of cards behind ``slots``: the known codes there, plus ``pos.unseen()``
     for the ``??`` ones."""
     pool = [pos.piles[i][k] for i, k in slots if pos.piles[i][k] != UNKNOWN]
@@ -131,7 +136,8 @@ def unseen_cards(pos, slots) -> list[int]:
     return sorted(pool)
 
 
-def sample(pos, slots, pool, rng: random.Random):
+def sample(pos: Position, slots: Sequence[tuple[int, int]], pool: list[int],
+           rng: random.Random) -> Position:
     """A copy of ``pos`` with the unseen cards dealt at random into ``slots``."""
     cards = pool[:]
     rng.shuffle(cards)
@@ -148,7 +154,7 @@ def sample(pos, slots, pool, rng: random.Random):
 
 # -- reasons ------------------------------------------------------------------------------------------
 
-def describe(pos, m, symbols: bool = True) -> str:
+def describe(pos: Position, m: Raw, symbols: bool = True) -> str:
     """What raw move ``m`` does, in words, naming only cards the player can see."""
     eng = pos.engine
     return describe_move(eng, m, pos.piles, pos.down, symbols) + \
@@ -162,12 +168,12 @@ ONLY_WORDS = {
 }
 
 
-def _reason(pos, m, symbols: bool, only: str | None) -> str:
+def _reason(pos: Position, m: Raw, symbols: bool, only: str | None) -> str:
     what = describe(pos, m, symbols)
     return f"{what}; {ONLY_WORDS[only]}" if only else what
 
 
-def others_lost(pos, best, deadline: float) -> int | None:
+def others_lost(pos: Position, best: Raw, deadline: float) -> int | None:
     """How many legal moves of ``pos`` (every card known) other than ``best`` there are, when
     each one is proved lost before ``deadline`` (a ``time.perf_counter()`` value); None as
     soon as one of them wins or is not decided in time: nothing is claimed without a proof."""
@@ -191,7 +197,7 @@ def others_lost(pos, best, deadline: float) -> int | None:
     return len(others)
 
 
-def _over_basis(over) -> str:
+def _over_basis(over: Outcome) -> str:
     """The basis line of a game already over, as `companion check` words its end."""
     score = f" Score {over.score}." if over.score is not None else ""
     return f"{'Won' if over.won else 'Lost'}: {over.why}." + score
@@ -202,10 +208,10 @@ def _over_basis(over) -> str:
 LOOKS_LOST = "No move improves the position: the game looks lost."
 
 
-def returning(pos, legal, met: Counter) -> dict:
+def returning(pos: Position, legal: Iterable[Raw], met: Counter[bytes]) -> dict[Raw, int]:
     """The moves of ``legal`` that lead back to a position already met in the game (``met``:
     how often each position's key was met), each with how often its position was met."""
-    out = {}
+    out: dict[Raw, int] = {}
     if not met:
         return out
     for m in legal:
@@ -217,7 +223,8 @@ def returning(pos, legal, met: Counter) -> dict:
     return out
 
 
-def _winning_child(pos, moves, until: float):
+def _winning_child(pos: Position, moves: Sequence[Raw],
+                   until: float) -> tuple[Raw, list[str]] | None:
     """The first of ``moves`` found to win in ``pos`` (every card known) before ``until``
     (a ``time.perf_counter()`` value), with its winning line: (move, line), or None."""
     for n, m in enumerate(moves):
@@ -235,14 +242,15 @@ def _winning_child(pos, moves, until: float):
     return None
 
 
-def _back_note(pos, m) -> str:
+def _back_note(pos: Position, m: Raw) -> str:
     return f"{pos.engine.text(m)} leads back to a position already met in this game"
 
 
 # -- the hint ------------------------------------------------------------------------------------------
 
-def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
-         rng_seed: int | None = None, symbols: bool = True, met=None) -> Hint:
+def hint(pos: Position, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
+         rng_seed: int | None = None, symbols: bool = True,
+         met: Iterable[bytes] | None = None) -> Hint:
     """The best next move in ``pos`` (left unchanged) within about ``seconds``.
 
     ``met``: the keys (:meth:`Position.key`) of the positions met so far in the game, each
@@ -272,7 +280,8 @@ def hint(pos, *, peek: bool = False, samples: int = 10, seconds: float = 1.0,
     return _sampled(pos, slots, samples, seconds, start, rng_seed, symbols, met)
 
 
-def _exact(pos, seconds, start, peek, symbols, met) -> Hint:
+def _exact(pos: Position, seconds: float, start: float, peek: bool, symbols: bool,
+           met: Counter[bytes]) -> Hint:
     r = solve(pos, Limits(seconds=seconds))
     what = "--peek: every card known" if peek else "nothing is hidden"
     legal = pos.raw_moves()
@@ -285,10 +294,10 @@ def _exact(pos, seconds, start, peek, symbols, met) -> Hint:
             # A proved win that starts by going back: a winning move that makes progress is
             # preferred when one is found in the time left (a win back is still a win).
             kn = knowledge(pos.variant)
-            found = _winning_child(pos, sorted(free, key=lambda x: -kn.score(pos, x)),
+            child = _winning_child(pos, sorted(free, key=lambda x: -kn.score(pos, x)),
                                    start + seconds)
-            if found is not None:
-                m, line = found
+            if child is not None:
+                m, line = child
         found = f"Won: a winning line of {_count(len(line), 'move')} exists"
         basis = f"{found} ({what}); `companion solve` prints one."
         lost = 0
@@ -345,17 +354,18 @@ def _others(n: int) -> str:
     return "the other legal move" if n == 1 else f"each of the {n} other legal moves"
 
 
-def _texts(pos, moves) -> str:
+def _texts(pos: Position, moves: Iterable[Raw]) -> str:
     return ", ".join(pos.engine.text(m) for m in moves)
 
 
-def _heuristic_move(pos, moves=None):
+def _heuristic_move(pos: Position, moves: Sequence[Raw] | None = None) -> Raw:
     kn = knowledge(pos.variant)
     ms = pos.raw_moves() if moves is None else moves
     return max(ms, key=lambda m: kn.score(pos, m))
 
 
-def _sampled(pos, slots, k, seconds, start, rng_seed, symbols, met) -> Hint:
+def _sampled(pos: Position, slots: list[tuple[int, int]], k: int, seconds: float, start: float,
+             rng_seed: int | None, symbols: bool, met: Counter[bytes]) -> Hint:
     rng = random.Random(rng_seed)
     pool = unseen_cards(pos, slots)
     legal = pos.raw_moves()
@@ -364,14 +374,14 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols, met) -> Hint:
     kn = knowledge(pos.variant)
     k = max(1, k)
     per = max(seconds / k, 0.01)
-    votes: Counter = Counter()  # samples won, by the first move of the win found
+    votes: Counter[Raw] = Counter()  # samples won, by the first move of the win found
     # samples won only through a move back to a position already met: no other move was
     # found to win there
-    back_wins: Counter = Counter()
+    back_wins: Counter[Raw] = Counter()
     won_any = undecided = 0
     deadline = start + seconds * 1.5
     done = 0
-    won_samples = []  # the samples won, to check the other moves in them afterwards
+    won_samples: list[Position] = []  # the samples won, to check the other moves in them afterwards
     for _ in range(k):
         q = sample(pos, slots, pool, rng)
         prefer = [m for m, _ in votes.most_common()]
@@ -405,6 +415,7 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols, met) -> Hint:
     backs = sorted(((n, m) for m, n in back_wins.items() if back[m] < 2),
                    key=lambda x: -x[0])
     went_back = bool(backs) and backs[0][0] > (ranked[0][1] if ranked else 0)
+    m: Raw | None
     if went_back:
         wins, m = backs[0]
     elif ranked:
@@ -461,14 +472,14 @@ def _sampled(pos, slots, k, seconds, start, rng_seed, symbols, met) -> Hint:
         # Every sample was decided and only this move ever came first in a win; say it is
         # the only one that won only if every other move is proved lost in each sample it
         # won (a sample lost as a whole is lost whatever the move).
-        n = None
+        n_lost = None
         for q in won_samples:
-            n = others_lost(q, m, deadline)
-            if n is None:
+            n_lost = others_lost(q, m, deadline)
+            if n_lost is None:
                 break
-        if n is not None:
-            alone, lost = "samples", n
-            basis += f" {_others(n).capitalize()} lost in every sample."
+        if n_lost is not None:
+            alone, lost = "samples", n_lost
+            basis += f" {_others(n_lost).capitalize()} lost in every sample."
     basis += " Thoughtful play: each sample is solved knowing its cards."
     return Hint(text, _reason(pos, m, symbols, alone), verdict, basis,
                 chance=chance, samples=done, wins=wins, undecided=undecided, only=alone,

@@ -6,13 +6,21 @@ where it names the whole position, and the lean look's key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..rules.engine import Raw
+from ..rules.position import Position
 from .codes import _BYTE, _ENDS
+from .derived import Derived, KeyOf
+
+# The key of the position a move leads to, without playing it (see :meth:`Keys.child_key_for`).
+ChildKeyOf = Callable[[Position, Raw], bytes]
 
 
-class Keys:
+class Keys(Derived):
     """Keys and mirrors, from the pile groups :class:`~.knowledge.Knowledge` derives."""
 
-    def key(self, pos) -> bytes:
+    def key(self, pos: Position) -> bytes:
         # Each pile is its card codes (all below 128) and then one byte of 128 + its
         # face-down count, which ends it; the number of piles is fixed, so the joined
         # bytes name one position (up to the symmetries) and are cheap to build.
@@ -38,7 +46,7 @@ class Keys:
         # stock's moves reach the same cards; 255 ends it (no pile's end byte is that high),
         # where a stock and a waste would end twice.
         S, W = self.S, self.W
-        one_talon = False
+        one_talon: int = False  # (then 0, or the byte that ends the talon)
         if self.talon_draw and not pos.idle:
             stock, waste = piles[S], piles[W]
             one_talon = down[S] == len(stock) and not down[W]
@@ -64,20 +72,20 @@ class Keys:
         """Whether some piles are ever interchangeable (see :meth:`mirror_groups`)."""
         return self.sort_tableau or self.sort_tableau_when_stock_empty or bool(self.f_groups)
 
-    def mirror_groups(self, pos) -> tuple:
+    def mirror_groups(self, pos: Position) -> tuple[tuple[int, ...], ...]:
         """The groups of interchangeable piles of ``pos``, as :meth:`key` sorts them: the
         tableau where one rule governs all its piles (and no stock still deals to them in
         order), and each group of foundations with more than one pile."""
         return self._mirrors(pos)[0]
 
-    def _mirrors(self, pos) -> tuple:
+    def _mirrors(self, pos: Position) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
         """:meth:`mirror_groups` and the piles outside them."""
         piles = pos.piles
         if self.sort_tableau or (self.sort_tableau_when_stock_empty and not piles[self.S]):
             return ((self.T,) + self.f_groups, self.fixed)
         return (self.f_groups, self.fixed_all)
 
-    def mirror_key(self, pos) -> bytes:
+    def mirror_key(self, pos: Position) -> bytes:
         """``pos`` up to a renaming of the piles within each of its :meth:`mirror_groups`,
         exact in all else: two positions have the same mirror key exactly when such a renaming
         turns one into the other (the same moves then win both, their piles renamed).
@@ -92,13 +100,13 @@ class Keys:
         parts.append(bytes((0 if self.unlimited else min(pos.pass_no, 255), pos.idle)))
         return b"".join(parts)
 
-    def mirror_key_for(self, root):
+    def mirror_key_for(self, root: Position) -> KeyOf:
         """:meth:`mirror_key` for the positions reached from ``root``, or where the tableau
         names them (:meth:`key_for`), the cheaper key of the tableau alone: there it names
         the same positions alike (no face-down card, no stock, foundations interchangeable)."""
         return self.key_for(root) if self._tableau_keyed(root) else self.mirror_key
 
-    def key_for(self, root):
+    def key_for(self, root: Position) -> KeyOf:
         """The canonical key for the positions of a search from ``root``: :meth:`key`, or
         where the tableau names the whole position, a cheaper key of the tableau alone.
 
@@ -114,13 +122,13 @@ class Keys:
         lo, hi = self.T[0], self.T[-1] + 1
         end = _ENDS[0]
 
-        def key(pos) -> bytes:
+        def key(pos: Position) -> bytes:
             # Each pile's codes (below 128), sorted, joined by a byte of 128.
             return end.join(sorted(map(bytes, pos.piles[lo:hi])))
 
         return key
 
-    def child_key_for(self, root):
+    def child_key_for(self, root: Position) -> ChildKeyOf | None:
         """Where :meth:`key_for` keys the tableau alone and a move between piles changes
         nothing but them: a function of (position, move between two tableau piles) giving the
         key of the position the move leads to, without playing it (the search skips a move
@@ -130,7 +138,7 @@ class Keys:
         lo, hi = self.T[0], self.T[-1] + 1
         end = _ENDS[0]
 
-        def child_key(pos, m) -> bytes:
+        def child_key(pos: Position, m: Raw) -> bytes:
             _, a, n, b = m
             piles = pos.piles
             tab = piles[lo:hi]
@@ -141,7 +149,7 @@ class Keys:
 
         return child_key
 
-    def _tableau_keyed(self, root) -> bool:
+    def _tableau_keyed(self, root: Position) -> bool:
         """Whether the tableau alone names the positions of a search from ``root`` (see
         :meth:`key_for`)."""
         if not self.tableau_names_all or root.idle or any(root.down):
@@ -154,12 +162,12 @@ class Keys:
                 return False
         return True
 
-    def pointer(self, pos) -> int:
+    def pointer(self, pos: Position) -> int:
         """The talon's pointer (the waste's size) of a position whose key names a class of
         a dominance (see ``dominance``; such a key ends with 2), else -1."""
         return len(pos.piles[self.W]) if self.key(pos)[-1] == 2 else -1
 
-    def lean_key(self, pos) -> bytes:
+    def lean_key(self, pos: Position) -> bytes:
         """The lean look's key: the tableau (piles interchangeable), the foundations'
         heights and the pass; not the talon (as Klondike-Solver's: a position met again
         with its talon turned otherwise is met again, unless by a shorter line)."""

@@ -3,7 +3,7 @@ variant through :func:`knowledge`): the pile groups, which shortcuts are sound, 
 other parts read. Its methods live with what they do: position keys and symmetry
 (:mod:`.keys`), stuck cards (:mod:`.stuck`), safe moves (:mod:`.safe_moves`), supermoves
 (:mod:`.supermoves`), move ordering (:mod:`.ordering`) and where the fast searches may run
-(:mod:`.exhaustible`).
+(:mod:`.exhaustible`); its fields, with their types, are declared for them in :mod:`.derived`.
 
 A variant piece this module does not know (a rule added later) switches the symmetries and the
 automatic moves off for that variant: the search stays exact, only slower."""
@@ -14,6 +14,8 @@ from dataclasses import MISSING, fields
 from functools import cache
 
 from ..cards import RANK_TEXT
+from ..rules.pieces import Stock
+from ..rules.variant import Variant
 from .codes import _rank
 from .exhaustible import Exhaustible
 from .keys import Keys
@@ -42,14 +44,14 @@ _KNOWN_SPACES = ("any", "kings", "none")
 _KNOWN_WINS = ("foundations", "tableau-empty", "pyramid-empty", "one-pile", "gaps-rows")
 
 
-def _only_known(obj) -> bool:
+def _only_known(obj: object) -> bool:
     """Whether every field of ``obj`` outside the known set still has its default."""
     if obj is None:
         return True
     known = _KNOWN.get(type(obj).__name__)
     if known is None:
         return False
-    for f in fields(obj):
+    for f in fields(obj):  # type: ignore[arg-type]  # (a piece: a dataclass)
         if f.name in known:
             continue
         if f.default is not MISSING:
@@ -67,7 +69,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
     """What the search derives once per variant from its pieces: pile groups, safe moves (the
     methods from the parts named in the bases)."""
 
-    def __init__(self, variant):
+    def __init__(self, variant: Variant) -> None:
         v = variant
         self.variant = v
         names = v.pile_names
@@ -77,7 +79,8 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         self.Fset = frozenset(self.F)
         self.S = names.index("s") if "s" in names else -1
         self.W = names.index("w") if "w" in names else -1
-        self.unlimited = bool(v.stock) and v.stock.passes == 0
+        st: Stock = v.stock  # type: ignore[assignment]  # (read only where v.stock is set)
+        self.unlimited = bool(v.stock) and st.passes == 0
         self.decks = v.decks
 
         known = (all(_only_known(x) for x in (v, v.tableau, v.stock, v.reserve, v.waste,
@@ -89,7 +92,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         known = known and (tab is None or tab.space in _KNOWN_SPACES)
         positional = bool(v.pyramid or v.accordion or v.gaps)
         symmetric = known and tab is not None and not positional and tab.space in _KNOWN_SPACES
-        stock_deals = bool(v.stock) and v.stock.deal == "tableau"
+        stock_deals = bool(v.stock) and st.deal == "tableau"
         # The tableau piles are interchangeable when one rule governs them all; a stock that
         # deals one card to each pile in order breaks that while it has cards.
         self.sort_tableau = symmetric and not stock_deals
@@ -134,8 +137,8 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         # holds nothing, and the foundation keeps taking it (it only grows).
         self.harmless_needers = not returns and v.decks == 1
         sources = set(self.T)
-        if self.auto and v.stock and v.stock.deal == "waste" and v.stock.draw == 1 \
-                and v.stock.passes == 0 and not v.stock.turn_up and self.W >= 0:
+        if self.auto and v.stock and st.deal == "waste" and st.draw == 1 \
+                and st.passes == 0 and not st.turn_up and self.W >= 0:
             sources.add(self.W)
         self.auto_sources = frozenset(sources)
         # Pair games: a card removed on its own that pairs with no card (Pyramid's kings)
@@ -155,15 +158,15 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         # no pile a fold uses, and folding changes nothing the deal does, so any winning line
         # can deal every card first: dealing is a safe move.
         self.deal_first = known and v.accordion is not None and bool(v.stock) \
-            and v.stock.deal == "line" and v.stock.passes == 1
+            and st.deal == "line" and st.passes == 1
         # Whether the safe moves (:meth:`safe_move`) are all moves up to the foundations, so
         # that the engine's moves up alone find them (``gen_up``).
         self.safe_up = not self.deal_first
-        self.keep_piles_filled = bool(v.stock) and v.stock.no_empty_tableau
+        self.keep_piles_filled = bool(v.stock) and st.no_empty_tableau
         self.clear_tableau = v.win == "tableau-empty"
         self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
             and not any(f.complete_runs for f in v.foundations)
-        self.tb = tab.build.table() if tab is not None else None
+        self.tb = tab.build.table() if tab is not None else None  # type: ignore[assignment]
         # Supermoves: where one card moves at a time and any card may fill a space (no pile
         # limit, no rule that fills or empties piles by itself), a run of k cards (each
         # buildable on the one below) moves onto a pile that takes its lowest card through
@@ -181,7 +184,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         self.tableau_names_all = self.dig and self.sort_tableau and len(v.foundations) == 1 \
             and len(T) + len(self.F) == len(names) and T[-1] - T[0] == len(T) - 1
         # What each foundation takes, from its piece (for move ordering only).
-        self.f_accepts: dict[int, tuple] = {}
+        self.f_accepts = {}
         if not v.pairs and not any(f.complete_runs for f in v.foundations):
             k = 0
             for g in v.foundations:
@@ -190,7 +193,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
                 for f in self.F[k:k + g.count]:
                     self.f_accepts[f] = (base, on_top, g.max_cards)
                 k += g.count
-        self._needed: dict[tuple, frozenset[int]] = {}  # see :meth:`needed`
+        self._needed = {}  # see :meth:`needed`
         # Turning the stock touches only the stock and the waste, and a move that touches
         # neither does not depend on them: such moves commute with the stock action. So the
         # search turns the stock only on the way to a move that uses the stock or the waste
@@ -198,7 +201,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         self.talon = (self.S, self.W)
         talon_free = bool(v.foundations or v.pairs or v.reserve) or (
             tab is not None and (tab.build.direction != "none" or tab.space != "none"))
-        self.macro = known and bool(v.stock) and v.stock.deal == "waste" and self.S >= 0 \
+        self.macro = known and bool(v.stock) and st.deal == "waste" and self.S >= 0 \
             and talon_free
         # While scanning the stock, a move from the stock or waste depends on the tableau
         # only through each pile's top card (no pile limit, a plain space rule): the scan
@@ -214,8 +217,8 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         # Not from an idle position (the pass that would come back round ends the game).
         self.talon_draw = 0
         if self.macro and self.unlimited and self.W >= 0 and not v.pairs \
-                and (v.waste is None or v.waste.build is None) and not v.stock.turn_up:
-            self.talon_draw = v.stock.draw
+                and (v.waste is None or v.waste.build is None) and not st.turn_up:
+            self.talon_draw = st.draw
         # Other pointers (p not a multiple of the draw, the stock not spent) reach p + draw,
         # p + 2 draw, ..., the end, then the multiples of the draw: everything the same
         # position with pointer p + draw reaches, and more. Such a position *dominates* the
@@ -228,13 +231,13 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         # pass) matters only by its top card: the cards under it are out of play.
         self.sink = -1
         if known and self.W >= 0 and not v.foundations and not v.pairs and not v.reserve \
-                and v.stock and v.stock.passes == 1 and tab is not None \
+                and v.stock and st.passes == 1 and tab is not None \
                 and tab.build.direction == "none" and tab.space == "none":
             self.sink = self.W
         # With such a sink and a stock that deals to it, cards only ever leave the tableau
         # and the stock, from the top: within one search a position is named by the piles'
         # heights (and face-down counts), the stock's height and the waste's top card.
-        self.static = self.sink >= 0 and v.stock.deal == "waste" and self.S >= 0
+        self.static = self.sink >= 0 and st.deal == "waste" and self.S >= 0
         self.heights = tuple(self.T) + (self.S,)
 
         # Where the waste is such a sink and the game is won by clearing the tableau (Golf),
@@ -245,7 +248,8 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         self.before: dict[int, tuple[int, ...]] | None = None
         if self.sink >= 0 and self.clear_tableau and v.waste is not None:
             wb = v.waste.build
-            self.before = {c: tuple(d for d in codes if wb.allows(d, c)) for c in codes}
+            self.before = {c: tuple(d for d in codes if wb.allows(d, c))  # type: ignore[union-attr]
+                           for c in codes}
         # Where a tableau card leaves only onto a card its build rule accepts (a parent), or
         # to its foundation once every card below it there has gone up (one deck, no cells,
         # a space only for a king or for nothing): ``parents[c]`` and ``below[c]`` for each
@@ -255,8 +259,8 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         self.below: dict[int, tuple[int, ...]] = {}
         self.carried, self.face_up_units = None, False
         self.off_parents, self.space_king = None, False
-        if self.dig and tab.space in ("kings", "none") and not v.reserve and not v.aside \
-                and (not v.stock or v.stock.redeal == "waste"):
+        if self.dig and tab is not None and tab.space in ("kings", "none") and not v.reserve and not v.aside \
+                and (not v.stock or st.redeal == "waste"):
             bases = {g.base_rank for g in v.foundations}
             takes = {c: tuple(d for d in codes if tab.build.allows(d, c)) for c in codes}
             self.parents = {c: takes[c] for c in codes if _rank(c) not in bases}
@@ -296,11 +300,11 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
 
         # The lean look (see :func:`_lean`): where foundations build up in suit from the
         # aces, one deck, a stock dealt to a waste, tableau piles building down.
-        self.lean = self.dig and self.probe and self.W >= 0 and v.stock.deal == "waste" \
-            and not v.reserve and tab.build.direction == "down" \
+        self.lean = self.dig and self.probe and self.W >= 0 and st.deal == "waste" \
+            and not v.reserve and tab is not None and tab.build.direction == "down" \
             and all(g.base_rank == 1 for g in v.foundations) and bool(self.F)
 
 
 @cache
-def knowledge(variant) -> Knowledge:
+def knowledge(variant: Variant) -> Knowledge:
     return Knowledge(variant)

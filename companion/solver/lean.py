@@ -6,17 +6,28 @@ the same search."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Generator, Sequence
 from operator import add
+from typing import Any, TypeVar
 
 from ..cards import UNKNOWN
-from ..rules.engine import MOVE, STOCK
+from ..rules.engine import MOVE, STOCK, Raw
+from ..rules.position import Position
 from .codes import _BYTE, _ENDS, _rank
 from .engine_search import _talon_states
-from .fast_talon import _bytes_game, _pointer_cycle, _raw_of, _run_start, _taker
-from .knowledge import knowledge
-from .lines import JUMP, _replayed
+from .fast_talon import BMove, _bytes_game, _pointer_cycle, _raw_of, _run_start, _taker
+from .knowledge import Knowledge, knowledge
+from .lines import JUMP, Child, Talon, _replayed
 from .ordering import _SCORE, _disorder
-from .results import SLICE, UNKNOWN_VERDICT, WON, SolveResult
+from .results import SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
+
+_St = TypeVar("_St")  # a position, as :func:`_lean_loop` is given it
+_M = TypeVar("_M")  # a move, likewise
+# :func:`_lean_bytes`' position: (the tableau piles, their face-down counts, the foundations,
+# the talon, its pointer, the pass, idle, the cards up, the tableau's moves left).
+LeanState = tuple[Any, ...]
+# What a tableau pile's moves need (see ``info_of`` in :func:`_lean_bytes`).
+PileInfo = tuple[int, int, int, bool, int, tuple[tuple[int, int, int], ...]]
 
 # The lean look (``Knowledge.lean``): Klondike-Solver's fast search, as its source describes it
 # (ShootMe/Klondike-Solver, ``SolveFast``), over this engine's moves. Best-first by the moves a
@@ -39,7 +50,12 @@ LEAN_WIDTH = 3
 LEAN_BASE = 250_000
 
 
-def _lean_loop(root, moves, step, cost, left, rest, key, won, max_states, count):
+def _lean_loop(root: _St, moves: Callable[[_St, Any], Sequence[_M]],
+               step: Callable[[_St, _M], tuple[_St, Any]], cost: Callable[[_M], int],
+               left: Callable[[_St], int], rest: Callable[[_St], int],
+               key: Callable[[_St], bytes], won: Callable[[_St], bool],
+               max_states: int | None,
+               count: list[int]) -> Generator[tuple[int, int], None, tuple[str, Any, str]]:
     """The lean look's search (see :data:`LEAN_WIDTH`) over positions it knows only through
     these functions: ``moves(position, last)`` (:func:`_lean_moves`' moves, a list of one
     where one is to be played at once), ``step(position, move)`` (the position after it,
@@ -51,7 +67,8 @@ def _lean_loop(root, moves, step, cost, left, rest, key, won, max_states, count)
     budget = LEAN_BASE
     while True:
         closed: dict[bytes, int] = {}
-        buckets: dict[int, list] = {left(root): [(root, 0, None, None)]}
+        buckets: dict[int, list[tuple[_St, int, Any, Any]]] = {
+            left(root): [(root, 0, None, None)]}
         while buckets and len(closed) < budget:
             lo = min(buckets)
             stack = buckets[lo]
@@ -72,7 +89,7 @@ def _lean_loop(root, moves, step, cost, left, rest, key, won, max_states, count)
             n = len(closed)
             width = LEAN_WIDTH if n < budget >> 2 else LEAN_WIDTH - 1 if n < budget >> 1 \
                 else LEAN_WIDTH - 2
-            kids = []
+            kids: list[tuple[int, int, _M, _St, Any]] = []
             for m in ms:
                 st2, last2 = step(st, m)
                 added = g + cost(m) + left(st2)
@@ -101,16 +118,16 @@ def _lean_loop(root, moves, step, cost, left, rest, key, won, max_states, count)
         budget *= 2  # (out of positions to try or of its budget: again, wider for longer)
 
 
-def _lean_path(node) -> list:
+def _lean_path(node: Any) -> list[Any]:
     """The moves from the root to ``node`` (see :func:`_lean_loop`)."""
-    out = []
+    out: list[Any] = []
     while node is not None:
         node, m = node
         out.append(m)
     return out[::-1]
 
 
-def _lean(pos, short, max_states):
+def _lean(pos: Position, short: bool, max_states: int | None) -> Search:
     """The lean look (see :data:`LEAN_WIDTH`), a generator as :func:`_steps` is: it yields
     (positions expanded, positions stored) every few hundred positions, and returns a
     :class:`SolveResult`: ``won`` with a line the engine replays, else ``unknown`` (a
@@ -121,7 +138,7 @@ def _lean(pos, short, max_states):
     return _lean_engine(pos, short, max_states)
 
 
-def _lean_bytes(pos, short, max_states):
+def _lean_bytes(pos: Position, short: bool, max_states: int | None) -> Search:
     """:func:`_lean_engine` written for speed as :func:`_exhaust_talon` is: the same moves
     (those of :func:`_lean_moves`, in the same order), priorities, keys and budgets, on a
     position held as the tableau piles' bytes, their face-down counts, the foundations'
@@ -134,7 +151,7 @@ def _lean_bytes(pos, short, max_states):
     size = eng.deck_size
     takes, run_start, cycle = _taker(frules), _run_start(tb), _pointer_cycle(d)
 
-    def piles_of(hit, at) -> list:
+    def piles_of(hit: int, at: Sequence[int]) -> list[int]:
         """The tableau piles whose top cards are in the bit mask ``hit`` (not 0), in pile
         order (``at``: a top card's pile)."""
         if not hit & (hit - 1):
@@ -155,11 +172,11 @@ def _lean_bytes(pos, short, max_states):
             hit ^= h
             accepts[h.bit_length() - 1] |= 1 << u
     kings = sum(1 << c for c in range(53) if space_card[c])
-    pile_info: dict = {}  # (a pile, its face-down count) -> what its moves need (see below)
-    talon_cards: dict = {}  # the talon -> the bit mask of its cards
-    cycle_at: dict = {}  # (the talon's size, pointer, idle) -> {pointer: [(turns, passes)]}
+    pile_info: dict[tuple[bytes, int], PileInfo] = {}  # (a pile, its face-down count) -> what its moves need (see below)
+    talon_cards: dict[bytes, int] = {}  # the talon -> the bit mask of its cards
+    cycle_at: dict[tuple[int, int, bool], dict[int, list[tuple[int, int]]]] = {}  # (the talon's size, pointer, idle) -> {pointer: [(turns, passes)]}
 
-    def info_of(p, lo):
+    def info_of(p: bytes, lo: int) -> PileInfo:
         """For a tableau pile: (its top card; the length of its face-up run where that run
         is every face-up card, else 0; that run's lowest card (or 0); whether a space takes
         that run (a king's run off face-down cards); the bit mask of the face-up cards a
@@ -168,7 +185,8 @@ def _lean_bytes(pos, short, max_states):
         n = len(p)
         x = run_start(p, lo)
         face = n - lo
-        parts, under = [], 0
+        parts: list[tuple[int, int, int]] = []
+        under = 0
         for kk in range(n - x, 0, -1):
             if kk == face:
                 parts.append((kk, p[-kk], -1))
@@ -183,7 +201,7 @@ def _lean_bytes(pos, short, max_states):
         pile_info[(p, lo)] = info
         return info
 
-    def cycle_of(n, ptr, idle):
+    def cycle_of(n: int, ptr: int, idle: bool) -> dict[int, list[tuple[int, int]]]:
         """The steps of ``cycle`` (and the pointer's own, no turn), by pointer."""
         got = cycle_at.get((n, ptr, idle))
         if got is None:
@@ -195,13 +213,14 @@ def _lean_bytes(pos, short, max_states):
             cycle_at[(n, ptr, idle)] = got
         return got
 
-    def moves(st, last):
+    def moves(st: LeanState, last: tuple[int, int] | None) -> list[BMove]:
         """:func:`_lean_moves` on ``st``: each (kind, ...) as ``play`` takes it."""
         cols, downs, fp, tal, ptr, pas, idle = st[:7]
         low = 2 + min(map(len, fp))
         acc, amask = takes(fp)
-        spaces, tops, dest, at = [], 0, amask, [0] * 53
-        infos = []
+        spaces: list[int] = []
+        tops, dest, at = 0, amask, [0] * 53
+        infos: list[tuple[int, PileInfo]] = []
         for j in range(nT):
             q = cols[j]
             if q:
@@ -216,7 +235,7 @@ def _lean_bytes(pos, short, max_states):
         if spaces:
             dest |= kings
 
-        out = []
+        out: list[BMove] = []
         for i, (c, whole, foot, king, under, parts) in infos:
             k = acc[c]
             if k >= 0:
@@ -253,7 +272,7 @@ def _lean_bytes(pos, short, max_states):
             hits = tm & dest
             if hits:
                 at_q = cycle_of(len(tal), ptr, idle)
-                steps = []
+                steps: list[tuple[int, int, int, int]] = []
                 while hits:
                     h = hits & -hits
                     hits ^= h
@@ -296,9 +315,9 @@ def _lean_bytes(pos, short, max_states):
                         out.append((3, k, j))
         return out
 
-    parts_left: dict = {}  # (the talon, its pointer) or (a pile, face down) -> its count
+    parts_left: dict[tuple[bytes, int], int] = {}  # (the talon, its pointer) or (a pile, face down) -> its count
 
-    def part(p, dn) -> int:
+    def part(p: bytes, dn: int) -> int:
         """A tableau pile's count of moves left (see :meth:`Knowledge.moves_left`)."""
         if not dn:
             return len(p)
@@ -309,7 +328,7 @@ def _lean_bytes(pos, short, max_states):
             n = parts_left[(p, dn)] = len(p) + dn + _disorder(p[::-1])
         return n
 
-    def play(st, m):
+    def play(st: LeanState, m: BMove) -> tuple[LeanState, tuple[int, int]]:
         """The position after ``m``, and (the pile it came from, the pile it went to)."""
         cols, downs, fp, tal, ptr, pas, idle, nf, tab = st
         kind = m[0]
@@ -359,12 +378,12 @@ def _lean_bytes(pos, short, max_states):
         tab += part(rest, dn)
         return (tuple(cols), tuple(downs), fp, tal, ptr, pas, False, nf + kind, tab), (T[a], to)
 
-    def cost(m):
+    def cost(m: BMove) -> int:
         return m[1] + 1 if m[0] == 2 else 1
 
-    talon_left: dict = {}  # (the talon, its pointer) -> its count
+    talon_left: dict[tuple[bytes, int], int] = {}  # (the talon, its pointer) -> its count
 
-    def moves_left(st):  # Knowledge.moves_left: the talon's count, kept for those met, and
+    def moves_left(st: LeanState) -> int:  # Knowledge.moves_left: the talon's count, kept for those met, and
         tal, ptr = st[3], st[4]  # the tableau's, kept in the position
         left = talon_left.get((tal, ptr))
         if left is None:
@@ -373,19 +392,19 @@ def _lean_bytes(pos, short, max_states):
             st_n = len(tal) - ptr
             left = talon_left[(tal, ptr)] = \
                 st_n + (st_n + d - 1) // d + ptr + _disorder(tal[:ptr])
-        return left + st[8]
+        return left + st[8]  # type: ignore[no-any-return]  # (LeanState: Any fields)
 
     end_of = ends.__getitem__
 
-    def key(st):  # Knowledge.lean_key
+    def key(st: LeanState) -> bytes:  # Knowledge.lean_key
         cols, downs, fp = st[:3]
-        return b"".join(sorted(map(add, cols, map(end_of, downs)))) + \
-            bytes(map(len, fp)) + one[min(st[5], 255)]
+        return (b"".join(sorted(map(add, cols, map(end_of, downs))))  # type: ignore[no-any-return]
+                + bytes(map(len, fp)) + one[min(st[5], 255)])
 
     raw = _raw_of(T, Fp, S, W)
 
     piles, down = pos.piles, pos.down
-    root = (tuple(bytes(piles[i]) for i in T), tuple(down[i] for i in T),
+    root: LeanState = (tuple(bytes(piles[i]) for i in T), tuple(down[i] for i in T),
             tuple(bytes(piles[f]) for f in Fp), bytes(piles[W]) + bytes(piles[S][::-1]),
             len(piles[W]), pos.pass_no, pos.idle, sum(len(piles[f]) for f in Fp))
     root += (sum(part(p, dn) for p, dn in zip(*root[:2], strict=True)),)
@@ -399,7 +418,7 @@ def _lean_bytes(pos, short, max_states):
                        time.perf_counter() - start, reason, line)
 
 
-def _lean_engine(pos, short, max_states):
+def _lean_engine(pos: Position, short: bool, max_states: int | None) -> Search:
     """The lean look (see :data:`LEAN_WIDTH`), a generator as :func:`_steps` is: it yields
     (positions expanded, positions stored) every few hundred positions, and returns a
     :class:`SolveResult`: ``won`` with a line the engine replays, else ``unknown`` (a
@@ -410,12 +429,12 @@ def _lean_engine(pos, short, max_states):
     F, S, W = kn.F, kn.S, kn.W
     size = eng.deck_size
     stock = (STOCK, S, 0, -1)
-    cycles: dict = {}
+    cycles: dict[Talon, list[Talon]] = {}
 
-    def fcount(q):
+    def fcount(q: Position) -> int:
         return sum(len(q.piles[f]) for f in F)
 
-    def cycle(q):
+    def cycle(q: Position) -> list[Talon]:
         """:func:`_talon_states` from ``q``, kept for each talon met."""
         at = (q.piles[S], q.piles[W], q.down[S], q.pass_no, q.idle)
         got = cycles.get(at)
@@ -426,24 +445,24 @@ def _lean_engine(pos, short, max_states):
             cycles[at] = got
         return got
 
-    def play(q, seq):
+    def play(q: Position, seq: Child) -> None:
         for m in seq:
             if m[0] == JUMP:
                 q.push_turns(m[2], m[1], m[3])
             else:
                 q.push_raw(m)
 
-    def cost(seq):
+    def cost(seq: Child) -> int:
         return seq[0][1] + 1 if seq[0][0] == JUMP else len(seq)
 
-    def line_of(node):
-        line = []
+    def line_of(node: Any) -> list[Raw]:
+        line: list[Raw] = []
         for seq in _lean_path(node):
             for m in seq:
                 line.extend((m[2],) * m[1] if m[0] == JUMP else (m,))
         return line
 
-    def step(q, seq):
+    def step(q: Position, seq: Child) -> tuple[Position, Raw]:
         q2 = q.copy()
         play(q2, seq)
         return q2, seq[-1]
@@ -458,7 +477,8 @@ def _lean_engine(pos, short, max_states):
                        time.perf_counter() - start, reason, line)
 
 
-def _lean_moves(kn, q, last, cycle):
+def _lean_moves(kn: Knowledge, q: Position, last: Raw | None,
+                cycle: Callable[[Position], list[Talon]]) -> list[Child]:
     """The lean look's moves from ``q`` (see :data:`LEAN_WIDTH`), each a sequence of raw
     moves (a jump through the stock first for a card from the talon); a list of one where
     one move is to be played at once. ``last``: the raw move that led here."""
@@ -468,7 +488,7 @@ def _lean_moves(kn, q, last, cycle):
     low = 2 + min(len(piles[f]) for f in F)  # a card of a lower rank goes up at once
     legal = eng.gen(q)
     acc = eng._foundation_map(piles)
-    out: list = []
+    out: list[Child] = []
     spaces = [j for j in T if not piles[j]]
     # the tableau's moves, pile by pile, each pile's move up first
     mine = sorted((m for m in legal if m[0] == MOVE and m[1] in Tset),
@@ -493,7 +513,7 @@ def _lean_moves(kn, q, last, cycle):
     w = piles[W]
     steps = ([(0, None, w[-1])] if w else []) + \
         [(k, st, st[1][-1]) for k, st in enumerate(cycle(q), 1) if st[1]]
-    draw1 = q.variant.stock.draw == 1
+    draw1 = eng.stock.draw == 1
     for k, st, c in steps:
         if c == UNKNOWN:
             continue
@@ -503,7 +523,7 @@ def _lean_moves(kn, q, last, cycle):
         else:  # (the moves depend on more than the card: asked at that turn)
             r = q.copy()
             if jump:
-                r.push_turns(jump[0][2], jump[0][1], jump[0][3])
+                r.push_turns(jump[0][2], jump[0][1], jump[0][3])  # type: ignore[arg-type]  # (k > 0)
             ms = [m for m in eng.gen_talon(r) if m[0] == MOVE and m[1] == W]
         ups = [m for m in ms if m[3] in Fset]
         if ups and _rank(c) <= low:

@@ -5,11 +5,24 @@ a search found outside it (:func:`_replayed`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..rules.engine import Raw
+from ..rules.position import Position
 from .knowledge import knowledge
 from .results import SolverError
 
+# A node of a search's tree: (its parent's node, or None at the start; the raw moves from the
+# parent to it).
+Node = tuple[Any, Sequence[Raw]]
+# A child of a position: raw moves, or a jump (see :data:`JUMP`) and then a move.
+Child = Sequence[Any]
+# The talon's state: (stock, waste, the stock's face-down count, pass, idle).
+Talon = tuple[tuple[int, ...], tuple[int, ...], int, int, bool]
 
-def _line(root_line, node) -> list:
+
+def _line(root_line: Sequence[Raw], node: Node | None) -> list[Raw]:
     """The raw moves from the search's start to ``node`` (a chain of (parent, moves))."""
     parts = []
     while node is not None:
@@ -27,12 +40,13 @@ def _line(root_line, node) -> list:
 JUMP = -1
 
 
-def _first(seq):
+def _first(seq: Child) -> Raw:
     """The first raw move of a child (the stock action, for a jump)."""
-    return seq[0][2] if seq[0][0] == JUMP else seq[0]
+    first: Raw = seq[0][2] if seq[0][0] == JUMP else seq[0]
+    return first
 
 
-def shorten(pos, line: list) -> list:
+def shorten(pos: Position, line: list[Raw]) -> list[Raw]:
     """A winning ``line`` from ``pos`` with detours cut out: wherever a legal move leads
     straight to a position the line reaches later, take it.
 
@@ -41,7 +55,7 @@ def shorten(pos, line: list) -> list:
     line goes on from there with its piles renamed, each move as the engine names it. The
     line returned is never longer than ``line``, nor than the one cut at exact positions
     alone (that one where the mirrors save nothing)."""
-    exact = _cut(pos, line, _exact_key)
+    exact: list[Raw] = _cut(pos, line, _exact_key)  # type: ignore[assignment]  # (None: mirrors)
     kn = knowledge(pos.variant)
     if not kn.has_mirrors or len(exact) <= 1:
         return exact
@@ -49,11 +63,12 @@ def shorten(pos, line: list) -> list:
     return mirrored if mirrored is not None and len(mirrored) < len(exact) else exact
 
 
-def _exact_key(q) -> bytes:
+def _exact_key(q: Position) -> bytes:
     return q.key()
 
 
-def _cut(pos, line: list, key, mirrors: bool = False) -> list | None:
+def _cut(pos: Position, line: list[Raw], key: Callable[[Position], bytes],
+         mirrors: bool = False) -> list[Raw] | None:
     """:func:`shorten`'s cut of ``line`` by ``key`` (:func:`_exact_key`, or with ``mirrors``
     :meth:`Knowledge.mirror_key`), greedily: from each position, the move to the latest
     position of the line with the same key. None where, with ``mirrors``, some position
@@ -87,7 +102,7 @@ def _cut(pos, line: list, key, mirrors: bool = False) -> list | None:
     return out
 
 
-def _replayed(pos, line: list, short: bool, who: str) -> list:
+def _replayed(pos: Position, line: list[Raw], short: bool, who: str) -> list[Raw]:
     """A winning ``line`` found by a search that plays outside the engine (``who``),
     replayed in the engine from ``pos`` (a line it does not win is a bug: an error, never a
     wrong verdict), with its detours cut out where ``short``."""

@@ -5,16 +5,22 @@ search); with the sort keys of scored children."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 from operator import itemgetter
+from typing import TypeVar
 
-from ..rules.engine import FOLD, MOVE, PAIR, STOCK
+from ..rules.engine import FOLD, MOVE, PAIR, STOCK, Raw
+from ..rules.position import Position
+from .derived import Derived
+
+_Seq = TypeVar("_Seq")  # what a scored child plays (passed through)
 
 
-class Ordering:
+class Ordering(Derived):
     """Scores and measures, from the tables :class:`~.knowledge.Knowledge` derives."""
 
-    def progress(self, pos, measure: str = "plain") -> int:
+    def progress(self, pos: Position, measure: str = "plain") -> int:
         """Lower is more advanced: cards not on the foundations, face-down cards (twice), and
         for a game won by clearing the tableau, the cards left on it. Where foundations
         build up in suit, two measures of the work left can be added:
@@ -51,7 +57,7 @@ class Ordering:
             p += sum(len(piles[i]) for i in self.T)
         return p
 
-    def moves_left(self, pos) -> int:
+    def moves_left(self, pos: Position) -> int:
         """The lean look's estimate of the moves a win still takes (Klondike-Solver's
         ``MinimumMovesLeft``, in outline): each card in the stock, each turn of the stock
         left in this pass, each card in the waste, each tableau card and face-down card (a
@@ -60,7 +66,7 @@ class Ordering:
         cards lying beneath a lower card of its own suit (the digging of :meth:`progress`)."""
         piles, down = pos.piles, pos.down
         st = len(piles[self.S])
-        draw = self.variant.stock.draw
+        draw = self.variant.stock.draw  # type: ignore[union-attr]  # (the lean look: a stock)
         left = st + (st + draw - 1) // draw
         w = piles[self.W]
         left += len(w) + _disorder(w)
@@ -72,7 +78,7 @@ class Ordering:
                 left += _disorder(p[::-1])
         return left
 
-    def needed(self, pos) -> frozenset[int]:
+    def needed(self, pos: Position) -> frozenset[int]:
         """The cards the foundations would take now (a heuristic, for ordering only), kept
         for each state of the foundations met (they change far less often than the rest)."""
         piles = pos.piles
@@ -92,7 +98,9 @@ class Ordering:
         out = self._needed[state] = frozenset(found)
         return out
 
-    def rank(self, pos, units, need, narrow, out, bonus=0, turns=0) -> None:
+    def rank(self, pos: Position, units: Iterable[tuple[Raw, _Seq]], need: Collection[int],
+             narrow: bool, out: list[tuple[int, int, _Seq]], bonus: int = 0,
+             turns: int = 0) -> None:
         """For each (move, seq) of ``units``, append (-(its :meth:`score`) - ``bonus``,
         ``turns``, seq) to ``out``: the children's sort key, then what they play. With
         ``narrow`` (the first, narrow pass), the unlikely moves are left out: a card back
@@ -152,12 +160,12 @@ class Ordering:
                         s -= 4
             out.append((-s - bonus, turns, seq))
 
-    def score(self, pos, m, need=frozenset()) -> int:
+    def score(self, pos: Position, m: Raw, need: Collection[int] = frozenset()) -> int:
         """How good a move looks (higher is better; for ordering only). ``need``: the cards
         the foundations take now (:meth:`needed`), where the ordering looks at them."""
         kind = m[0]
         if kind == MOVE:
-            out: list = []
+            out: list[tuple[int, int, None]] = []
             self.rank(pos, ((m, None),), need, False, out)
             return -out[0][0]
         if kind == STOCK:
@@ -182,7 +190,7 @@ _SCORE = itemgetter(0)
 
 
 @lru_cache(maxsize=1 << 16)
-def _disorder(pile) -> int:
+def _disorder(pile: tuple[int, ...]) -> int:
     """How many cards of ``pile`` (bottom to top) lie on a lower card of their own suit (see
     ``progress``), kept for the piles met: most positions share most of their piles."""
     n = 0

@@ -14,7 +14,11 @@ exhausted), anything else (unknown).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import CARDS, UNKNOWN
+from ..rules.engine import Raw
+from ..rules.position import Position
 from .search import _chain
 
 _RANK = "0A23456789TJQK"
@@ -26,7 +30,7 @@ def _pysol_card(code: int) -> str:
     return _RANK[c.rank] + _SUIT[c.suit]
 
 
-def _fresh_klondike(pos):
+def _fresh_klondike(pos: Position) -> tuple[list[int], int]:
     names = pos.variant.pile_names
     tab = [i for i, n in enumerate(names) if n[0] == "t"]
     s = names.index("s")
@@ -36,7 +40,7 @@ def _fresh_klondike(pos):
     return tab, s
 
 
-def klondike_pysol(pos) -> str:
+def klondike_pysol(pos: Position) -> str:
     """A fresh Klondike deal in PySol's text: ``Talon:`` then the stock in the order it is
     turned, then one line per pile, bottom to top, face-down cards in ``<>`` (for reading)."""
     tab, s = _fresh_klondike(pos)
@@ -51,7 +55,7 @@ def klondike_pysol(pos) -> str:
 _KS_SUIT = {0: 4, 1: 3, 2: 2, 3: 1}  # ♠ ♥ ♦ ♣ → Klondike-Solver's digits (C1 D2 H3 S4)
 
 
-def klondike_solver_deck(pos) -> str:
+def klondike_solver_deck(pos: Position) -> str:
     """A fresh Klondike deal in Klondike-Solver's own format: 52 cards of three digits (rank,
     two digits, then suit) in its dealing order: the tableau row by row (pile k's card at
     height j for j = 0..6, k = j..6), then the stock in the order it is turned."""
@@ -61,7 +65,7 @@ def klondike_solver_deck(pos) -> str:
     return "".join(f"{CARDS[c].rank:02d}{_KS_SUIT[CARDS[c].suit]}" for c in order)
 
 
-def fcs_board(pos) -> str:
+def fcs_board(pos: Position) -> str:
     """Tableau piles, one line each, bottom to top, for Freecell Solver."""
     names = pos.variant.pile_names
     rows = []
@@ -93,13 +97,13 @@ def available() -> dict[str, str | None]:
     return out
 
 
-def pyksolve_solve(pos, max_closed: int = 1_000_000) -> tuple[str, list[str]]:
+def pyksolve_solve(pos: Position, max_closed: int = 1_000_000) -> tuple[str, list[str]]:
     """(verdict, their move list) for a fresh Klondike deal of ours."""
     from pyksolve import solver
     game = solver.Solitaire()
     if not game.load_solitaire(klondike_solver_deck(pos)):
         raise ValueError("pyksolve refused the deal")
-    game.draw_count = pos.variant.stock.draw
+    game.draw_count = pos.engine.stock.draw
     game.reset_game()
     # Its fast (best-first) search finds wins; only the minimal one can prove a loss.
     r = game.solve_fast(max_closed_count=max_closed)
@@ -122,7 +126,7 @@ specified moves' types" (its USAGE); with these, all moves are there, and a deal
 is proved lost, as ours are."""
 
 
-def fcs_solve(pos, iterations: int = 200_000, game: str = "streets_and_alleys",
+def fcs_solve(pos: Position, iterations: int = 200_000, game: str = "streets_and_alleys",
               moves: str | None = None) -> str:
     """Freecell Solver's verdict on a deal of ours: its preset for ``game``, or with
     ``moves`` (a tests order, e.g. :data:`SINGLE_CARD_MOVES`) the preset's rules with those
@@ -130,7 +134,8 @@ def fcs_solve(pos, iterations: int = 200_000, game: str = "streets_and_alleys",
     return _fcs(pos, iterations, game, moves)[0]
 
 
-def _fcs(pos, iterations, game, moves=None):
+def _fcs(pos: Position, iterations: int, game: str,
+         moves: str | None = None) -> tuple[str, Any]:
     from freecell_solver import FreecellSolver
     fc = FreecellSolver()
     fc.input_cmd_line(["--game", game] + (["--tests-order", moves] if moves else []))
@@ -144,8 +149,8 @@ _FCS_STACK_TO_STACK = 0
 _FCS_STACK_TO_FOUNDATION = 4
 
 
-def fcs_line(pos, iterations: int = 200_000,
-             game: str = "streets_and_alleys") -> tuple[str, list | None]:
+def fcs_line(pos: Position, iterations: int = 200_000,
+             game: str = "streets_and_alleys") -> tuple[str, list[Raw] | None]:
     """(Freecell Solver's verdict, its winning line as our engine's raw moves, played one by
     one from ``pos``; None where the verdict is not a win). Its moves of several cards become
     the single moves that make them through the empty piles (at most 2^e cards through e);
@@ -159,7 +164,7 @@ def fcs_line(pos, iterations: int = 200_000,
     q = pos.copy()
     T = [i for i, n in enumerate(pos.variant.pile_names) if n[0] == "t"]
     stack = list(T)  # their stack k is our pile stack[k]
-    line: list = []
+    line: list[Raw] = []
     k = 0
     while (m := fc.get_next_move()) is not None:
         k += 1

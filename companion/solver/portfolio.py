@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 
+from ..rules.engine import Raw
+from ..rules.position import Position
 from . import config
 from .codes import has_unknown_cards
 from .engine_search import _steps
@@ -19,12 +22,13 @@ from .fast_pyramid import _exhaust_pairs, _exhaust_pyramid
 from .fast_talon import _exhaust_talon
 from .knowledge import knowledge
 from .lean import _lean
-from .results import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, SolveResult
+from .results import LOST, UNKNOWN_VERDICT, WON, Limits, Search, SolverError, SolveResult
 from .stuck import stuck_reason
 
 
-def solve(pos, limits: Limits | None = None, *, prefer=None, stop=None,
-          short: bool = True, strategy: str = "depth") -> SolveResult:
+def solve(pos: Position, limits: Limits | None = None, *, prefer: Sequence[Raw] | None = None,
+          stop: Callable[[], bool] | None = None, short: bool = True,
+          strategy: str = "depth") -> SolveResult:
     """Search ``pos`` (left unchanged) for a win within ``limits``.
 
     ``prefer``: raw moves to try first at the root, in order (the hints' vote). ``stop``: a
@@ -110,7 +114,8 @@ RESTART_BASE = 2000
 NARROW_SHARES = {"depth": 2, "best": 2, "beam": 1, "dive": 1, "prover": 2, "lean": 4}
 
 
-def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
+def _drive(pos: Position, limits: Limits, stop: Callable[[], bool] | None, short: bool,
+           prefer: Sequence[Raw] | None, plan: list[tuple[str, bool]]) -> SolveResult:
     """Run the searches of ``plan`` ((strategy, narrow) each) interleaved, within the
     budgets, and give the first verdict that settles the deal: a win from any of them, a
     loss only from a search of the whole space."""
@@ -139,7 +144,7 @@ def _drive(pos, limits, stop, short, prefer, plan) -> SolveResult:
     on_bytes = knowledge(pos.variant).talon_exhaustible(pos)  # (Klondike's searches on bytes)
     fast_talon = sum(whole) == 1 and on_bytes
 
-    def run(i, how, narrow):
+    def run(i: int, how: str, narrow: bool) -> Search:
         if how == "sink":
             return _exhaust_sink(pos, short, max_states, prefer)
         if how == "line":
@@ -314,7 +319,9 @@ def _role(how: str, narrow: bool, prover: bool) -> str:
     return "prover" if prover else how
 
 
-def _search(pos, limits, prefer, stop, short, strategy, narrow) -> SolveResult:
+def _search(pos: Position, limits: Limits, prefer: Sequence[Raw] | None,
+            stop: Callable[[], bool] | None, short: bool, strategy: str,
+            narrow: bool) -> SolveResult:
     """One search alone (the benchmarks' and tests' view of a single strategy)."""
     return _drive(pos, limits, stop, short, prefer, [(strategy, narrow)])
 
@@ -333,8 +340,9 @@ def _luby(i: int) -> int:
             k += 1
 
 
-def _restarting(pos, prefer, short, strategy, narrow, max_states, shake_first=False,
-                fast=False):
+def _restarting(pos: Position, prefer: Sequence[Raw] | None, short: bool, strategy: str,
+                narrow: bool, max_states: int | None, shake_first: bool = False,
+                fast: bool = False) -> Search:
     """A look run again and again with its move order shaken a little (the first run too
     with ``shake_first``), each run stopped after a budget of positions that grows along
     Luby's sequence. A run that ends within its budget ends the look: with a win, or, when
@@ -354,7 +362,7 @@ def _restarting(pos, prefer, short, strategy, narrow, max_states, shake_first=Fa
                 yield total + n, k
             run.close()
         except StopIteration as done:
-            r = done.value
+            r: SolveResult = done.value
             r.nodes += total
             return r
         total += n

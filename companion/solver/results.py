@@ -4,9 +4,12 @@ often a search hands control back to the driver that keeps the budgets (:data:`S
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import CompanionError
+from ..rules.engine import Raw
 
 WON, LOST, UNKNOWN_VERDICT = "won", "lost", "unknown"
 VERDICTS = (WON, LOST, UNKNOWN_VERDICT)
@@ -38,18 +41,23 @@ class SolveResult:
     seconds: float = 0.0
     reason: str = ""
     """Why the search stopped, in words."""
-    raw: list = field(default_factory=list, repr=False)
-    stuck: list = field(default_factory=list, repr=False)
+    raw: list[Raw] = field(default_factory=list, repr=False)
+    stuck: list[tuple[int, int]] = field(default_factory=list, repr=False)
     """``lost`` by cards that can never move: their places (see ``Knowledge.stuck``)."""
 
     @property
     def resolved(self) -> bool:
         return self.verdict in (WON, LOST)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"verdict": self.verdict, "moves": self.moves, "length": len(self.moves),
                 "nodes": self.nodes, "states": self.states,
                 "seconds": round(self.seconds, 4), "reason": self.reason}
+
+
+# A search, as the portfolio drives it: a generator that yields (positions expanded, positions
+# stored) every slice and returns its result.
+Search = Generator[tuple[int, int], None, SolveResult]
 
 
 # Each search hands control back to the driver every SLICE + 1 positions expanded, where the

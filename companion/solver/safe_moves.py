@@ -5,14 +5,22 @@ written for the fast searches (:func:`_safe_test`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+
 from ..cards import UNKNOWN
-from ..rules.engine import MOVE, STOCK
+from ..rules.engine import MOVE, STOCK, Raw
+from ..rules.position import Position
+from .derived import Derived
+
+# :func:`_safe_test`'s test: (a card a foundation takes, the foundation that takes each card
+# or -1, how many of each card the foundations hold) -> whether nothing can still need it.
+SafeTest = Callable[[int, Sequence[int], Sequence[int]], bool]
 
 
-class SafeMoves:
+class SafeMoves(Derived):
     """Safe automatic moves, from the tables :class:`~.knowledge.Knowledge` derives."""
 
-    def safe_move(self, pos, moves):
+    def safe_move(self, pos: Position, moves: Iterable[Raw]) -> Raw | None:
         """A move of ``moves`` that sends a card up which nothing can still need (or, in
         Accordion, deals the next card), or None."""
         if self.deal_first:
@@ -57,14 +65,14 @@ class SafeMoves:
         return None
 
 
-def _safe_test(kn):
+def _safe_test(kn: Derived) -> SafeTest:
     """:meth:`Knowledge.safe_move`'s test, written for the fast whole searches: a function
     of (a card a foundation takes, the foundation that takes each card or -1, how many of
     each card the foundations hold) saying whether nothing can still need the card."""
     needers = [kn.needers.get(c, (UNKNOWN,)) for c in range(53)]
     harmless, decks = kn.harmless_needers, kn.decks
 
-    def safe(c, up, onf) -> bool:
+    def safe(c: int, up: Sequence[int], onf: Sequence[int]) -> bool:
         need = needers[c]
         if not need:
             return True

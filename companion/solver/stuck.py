@@ -6,15 +6,20 @@ card has no partner left (Pyramid); and the reason in words (:func:`stuck_reason
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..cards import code_text
-from ..rules.engine import engine_for
+from ..rules.engine import Piles, engine_for
+from ..rules.position import Position
+from ..rules.variant import Variant
 from .codes import _rank
+from .derived import Derived, PositionTest
 
 
-class StuckCards:
+class StuckCards(Derived):
     """Provable losses, from the tables :class:`~.knowledge.Knowledge` derives."""
 
-    def _partnerless_test(self, v, codes):
+    def _partnerless_test(self, v: Variant, codes: list[int]) -> PositionTest:
         eng = engine_for(v)
         P = eng.groups.pyramid
         slot = {i: k for k, i in enumerate(P)}
@@ -26,16 +31,16 @@ class StuckCards:
         tied = {i: frozenset(blockers[k]) | frozenset(P[x] for x in range(len(P))
                                                      if P[k] in blockers[x])
                 for k, i in enumerate(P)}
-        partners = {c: tuple(d for d in codes if v.pairs.matches(c, d)) for c in codes}
+        partners = {c: tuple(d for d in codes if eng.pairs.matches(c, d)) for c in codes}
         lone = self.lone
         F = self.F
 
-        def partnerless(pos, everything=False) -> bool:
+        def partnerless(pos: Position, everything: bool = False) -> bool:
             """Whether a pyramid card has no partner left; after the start, only the
             partners of the last pair removed (the last two cards on the foundations that
             are not lone cards) are looked at: only a removal takes a partner away."""
             piles = pos.piles
-            gone = set()
+            gone: set[int] = set()
             for f in F:
                 gone.update(piles[f])
             if everything:
@@ -60,7 +65,7 @@ class StuckCards:
                     return True
             return False
 
-        def chained(piles, i, j) -> bool:
+        def chained(piles: Piles, i: int, j: int | None) -> bool:
             # Whether j lies on i through cards still there, each covering the one before:
             # then i is free only once j has gone. (In a position reached by play from a
             # whole pyramid, every card that ``tied`` names is so; a position typed in may
@@ -77,7 +82,7 @@ class StuckCards:
 
         return partnerless
 
-    def stuck(self, pos) -> list[tuple[int, int]]:
+    def stuck(self, pos: Position) -> list[tuple[int, int]]:
         """Cards of the tableau, the stock or the waste that can never move (the game is
         lost while one is left), as (pile, height) places; [] where none is found or the
         test does not apply.
@@ -109,7 +114,7 @@ class StuckCards:
                 where[c] = (i, h)
         held = {c for c in where if c in parents}
         off = self.off_parents
-        up = set()
+        up: set[int] = set()
         talon = {}
         if off is not None:
             for f in self.F:
@@ -121,11 +126,11 @@ class StuckCards:
                         talon[c] = (i, h)
             held.update(c for c in talon if c in parents)
 
-        def buried(e) -> bool:  # on the tableau, beneath a card of ``held``
+        def buried(e: int) -> bool:  # on the tableau, beneath a card of ``held``
             w = where.get(e)
             return w is not None and not held.isdisjoint(piles[w[0]][w[1] + 1:])
 
-        def closed(p) -> bool:  # a parent no card will ever be put on
+        def closed(p: int) -> bool:  # a parent no card will ever be put on
             if p in where:
                 return buried(p)
             if off is None:
@@ -150,12 +155,13 @@ class StuckCards:
                         z = piles[i][h - 1]
                 if (space and _rank(c) == 13) or not all(map(closed, parents[c])) or not any(
                         d in held or buried(d) for d in below[c] if d in where or d in talon) \
-                        or (z is not None and z not in held and carried(z, c)):
+                        or (z is not None and z not in held
+                            and carried(z, c)):  # type: ignore[misc]  # (set with parents)
                     held.discard(c)
                     changed = True
         return sorted(where.get(c) or talon[c] for c in held)
 
-    def strander(self, root):
+    def strander(self, root: Position) -> PositionTest | None:
         """For a search from ``root``: a test of whether the position it is given (reached
         from an earlier one that passed it, by one move) has a tableau card that can never
         leave (see ``before``), which makes it lost; None where the test does not apply.
@@ -178,7 +184,7 @@ class StuckCards:
             for d in before[c]:
                 after.setdefault(d, []).append(c)
 
-        def lost_card(piles, c, top) -> bool:
+        def lost_card(piles: Piles, c: int, top: int | None) -> bool:
             # When c leaves, the waste's top is: the card that was on c (played last from
             # c's pile), or a card played after it from another pile or the stock; or, if c
             # is uncovered now, the waste's top card now.
@@ -197,7 +203,7 @@ class StuckCards:
                     return False
             return True
 
-        def stranded(pos, everything=False) -> bool:
+        def stranded(pos: Position, everything: bool = False) -> bool:
             piles = pos.piles
             waste = piles[W]
             top = waste[-1] if waste else None
@@ -212,7 +218,7 @@ class StuckCards:
         return stranded
 
 
-def stuck_reason(pos, held, symbols: bool = True) -> str:
+def stuck_reason(pos: Position, held: Sequence[tuple[int, int]], symbols: bool = True) -> str:
     """Why the cards at ``held`` (places, see :meth:`Knowledge.stuck`) can never move."""
     names = pos.variant.pile_names
     cards = [f"{code_text(pos.piles[i][h], symbols)} in {names[i]}" for i, h in held]

@@ -7,13 +7,16 @@ from __future__ import annotations
 from functools import cache
 
 from ..cards import UNKNOWN
-from ..rules.engine import MOVE
+from ..rules.engine import MOVE, Raw
+from ..rules.position import Position
+from .derived import Derived
 
 
-class Supermoves:
+class Supermoves(Derived):
     """Runs moved as units, where :class:`~.knowledge.Knowledge` finds them sound."""
 
-    def supermoves(self, pos, first_space_only: bool) -> list[tuple[tuple, tuple]]:
+    def supermoves(self, pos: Position,
+                   first_space_only: bool) -> list[tuple[Raw, tuple[Raw, ...]]]:
         """The runs of two cards or more that may move as a unit through the spaces (see
         ``supermoves_ok``): each as (the unit move, for scoring; the single raw moves that
         make it, each legal where it is played). Into a space, one of them (the first)
@@ -65,7 +68,7 @@ class Supermoves:
         return out
 
 
-def _through(i, k, j, free, out) -> None:
+def _through(i: int, k: int, j: int, free: tuple[int, ...], out: list[Raw]) -> None:
     """The single moves that take the top ``k`` cards of pile ``i`` (a run) to pile ``j``
     using the empty piles ``free`` (k <= 2^len(free)): the top part to a space (through the
     other spaces), the rest through the other spaces, the top part back onto it. The top
@@ -82,9 +85,9 @@ def _through(i, k, j, free, out) -> None:
 
 
 @cache
-def _chain(i, k, j, free) -> tuple:
+def _chain(i: int, k: int, j: int, free: tuple[int, ...]) -> tuple[Raw, ...]:
     """The single moves of a supermove (see :func:`_through`), kept: they depend on the
     piles' indices alone."""
-    out: list = []
+    out: list[Raw] = []
     _through(i, k, j, free, out)
     return tuple(out)

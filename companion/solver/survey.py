@@ -16,9 +16,10 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import seeds as catalogue
 from ..errors import CompanionError
@@ -27,6 +28,11 @@ from ..seeds import parse_seed_range
 from .search import LOST, UNKNOWN_VERDICT, WON, Limits, SolverError, solve
 
 Z95 = 1.959963984540054
+
+# A survey's record of one deal, as its JSONL file holds it.
+Record = dict[str, Any]
+# One task for a worker: (variant key, options items, seed, seconds, nodes).
+Task = tuple[str, tuple[tuple[str, object], ...], int, float, int | None]
 
 
 def parse_seeds(text: str, limit: int = 10_000_000) -> list[int]:
@@ -95,13 +101,13 @@ class Rate:
                 f"(Wilson{both}; Blake & Gent's form {100 * centre:.1f} % ± "
                 f"{100 * half:.1f} %)")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         lo, hi = self.interval()
         return {"won": self.won, "lost": self.lost, "unknown": self.unknown, "n": self.n,
                 "settled": self.settled, "observed": self.observed(), "low": lo, "high": hi}
 
 
-def tally(records: Iterable[dict]) -> Rate:
+def tally(records: Iterable[Record]) -> Rate:
     r = Rate(0, 0, 0)
     for rec in records:
         v = rec.get("verdict")
@@ -116,7 +122,7 @@ def tally(records: Iterable[dict]) -> Rate:
 
 # -- one task, picklable for the worker processes ----------------------------------------------------
 
-def solve_seed(task: tuple[str, tuple, int, float, int | None]) -> dict:
+def solve_seed(task: Task) -> Record:
     """Solve one seeded deal: ``(variant key, options items, seed, seconds, nodes)``."""
     key, options, seed, seconds, nodes = task
     v = load_variant(key, dict(options))
@@ -135,7 +141,7 @@ def budget_text(seconds: float | None, nodes: int | None) -> str:
     return " and ".join(parts or ["no limit"]) + " per deal"
 
 
-def record_budget(rec: dict) -> tuple[float | None, int | None] | None:
+def record_budget(rec: Record) -> tuple[float | None, int | None] | None:
     """(seconds, nodes) a record's search had (None: no limit), or None when the record does
     not say (a file written before budgets were kept)."""
     seconds, nodes = rec.get("budget_seconds"), rec.get("budget_nodes")
@@ -146,12 +152,12 @@ def record_budget(rec: dict) -> tuple[float | None, int | None] | None:
     return seconds, nodes
 
 
-def _at_least(new, old) -> bool:
+def _at_least(new: float | None, old: float | None) -> bool:
     """Whether limit ``new`` allows at least as much as ``old`` (None: no limit)."""
     return new is None or (old is not None and new >= old)
 
 
-def deserves_retry(rec: dict, seconds: float | None, nodes: int | None) -> bool:
+def deserves_retry(rec: Record, seconds: float | None, nodes: int | None) -> bool:
     """Whether a deal left unknown would be solved again with this budget: one at least as
     large in time and positions, and larger in one of them. A record that does not say its
     budget had at least the time and positions it spent, so more of both is needed."""
@@ -162,13 +168,14 @@ def deserves_retry(rec: dict, seconds: float | None, nodes: int | None) -> bool:
         spent_s, spent_n = rec.get("seconds"), rec.get("nodes")
         if type(spent_s) not in (int, float) or type(spent_n) is not int:
             return True
-        return (seconds is None or seconds > spent_s) and (nodes is None or nodes > spent_n)
+        return (seconds is None or seconds > spent_s) and (  # type: ignore[operator]  # (numbers)
+            nodes is None or nodes > spent_n)
     old_s, old_n = had
     return _at_least(seconds, old_s) and _at_least(nodes, old_n) \
         and (seconds, nodes) != (old_s, old_n)
 
 
-def budgets_text(records: Iterable[dict]) -> str:
+def budgets_text(records: Iterable[Record]) -> str:
     """How many of ``records`` had each budget: ``2 at 10 s per deal, 1 at an unrecorded
     budget``, the largest group first."""
     counts: dict[str, int] = {}
@@ -186,9 +193,9 @@ def ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def read_done(path: Path, identity: str) -> dict[int, dict]:
+def read_done(path: Path, identity: str) -> dict[int, Record]:
     """The records already in a survey file for this variant (defensive: bad lines skipped)."""
-    done: dict[int, dict] = {}
+    done: dict[int, Record] = {}
     if not path.exists():
         return done
     with path.open(encoding="utf-8") as fh:
@@ -219,7 +226,7 @@ CONNECT_TIMEOUT = 10
 """Seconds to wait for a Dask scheduler to answer."""
 
 
-def _on_cluster(address: str, tasks: list):
+def _on_cluster(address: str, tasks: list[Task]) -> Iterator[Record]:
     """Results of ``tasks`` solved on a Dask distributed cluster, as they complete."""
     try:
         from distributed import Client, as_completed
@@ -238,11 +245,11 @@ def _on_cluster(address: str, tasks: list):
         client.close()
 
 
-def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
+def run(key: str, options: dict[str, object], seeds: list[int], *, seconds: float = 10.0,
         nodes: int | None = None, jobs: int | None = None, out: Path | None = None,
         progress: Callable[[str], None] | None = None,
         scheduler: str | None = None,
-        retrying: Callable[[list[dict]], None] | None = None) -> dict[int, dict]:
+        retrying: Callable[[list[Record]], None] | None = None) -> dict[int, Record]:
     """Solve ``seeds``, skipping those already in ``out`` but the unknown ones whose budget
     was smaller (:func:`deserves_retry`; ``retrying`` is told their records first); every
     record by seed.
@@ -262,7 +269,8 @@ def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
     tasks = [(v.key, tuple(sorted(options.items())), s, seconds, nodes) for s in todo]
     jobs = max(1, jobs or os.cpu_count() or 1)
     fh = out.open("a", encoding="utf-8") if out is not None else None
-    if fh is not None and _ends_mid_line(out):  # a run killed mid-write: start a new line
+    # a run killed mid-write: start a new line (fh is set only where out is)
+    if fh is not None and _ends_mid_line(out):  # type: ignore[arg-type]
         fh.write("\n")
     start = time.perf_counter()
     try:
@@ -297,7 +305,7 @@ def run(key: str, options: dict, seeds: list[int], *, seconds: float = 10.0,
 
 
 def solver_verdicts(variant: str, seeds: Iterable[int], timeout: float = 10.0,
-                    options: dict | None = None, jobs: int | None = 1,
+                    options: dict[str, object] | None = None, jobs: int | None = 1,
                     nodes: int | None = None) -> dict[int, str]:
     """seed → ``won``/``lost``/``unknown`` for the seeded deals of ``variant``: what the
     ``verdict`` column of ``seeds/<variant>.tsv`` holds."""
