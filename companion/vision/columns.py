@@ -37,7 +37,7 @@ def _foundation_seen_turned(u, offset, up, unit, grid, shift, shape) -> bool:
 def _place_flipped(out, offset, up, unit, grid, shift, head_line, tabs, names, shape, config):
     """Cards read only by their upside-down index (the upright one covered, or not read): the
     cards whose two corners were both read show where a card's upright index lies from its
-    other one in this deck and photo (``offset``, :func:`_corner_offset`); a lone upside-down
+    other one in this deck and photo (``offset``, :func:`.frame._corner_offset`); a lone upside-down
     index placed there that falls on a column's top card or an empty foundation, where no card
     was read, is put in that pile; those that fall on the waste, where no card of the fan was
     read upright, make its fan, in order (the top of the waste whose upright index is out of

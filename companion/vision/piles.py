@@ -10,6 +10,11 @@ pyramid's rows, rows of fans (the House games), columns with the waste below (Go
 Face-down cards in a column are counted from their backs (:mod:`.backs`) when the photo is
 given, checked against the deal (a pile never holds more face-down cards than were dealt
 there); where they cannot be counted they are taken as dealt, and the reading says so.
+
+This module reads both ways up (:func:`map_piles`); the layouts are grouped in
+:mod:`.columns`, :mod:`.rows` and :mod:`.fans`, face-down cards counted in :mod:`.face_down`,
+uncertain cards named in :mod:`.infer` and :mod:`.second_look`, and the position built in
+:mod:`.candidate`. Their public names are importable from here too.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def fill_gaps(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> lis
     not read sure elsewhere as often as the deck has it, and at least ``config.gap_sure``
     probable (``inferred`` says what was read and why). A wrong reading would have to be one
     of the two or so cards the build allows there. Only in variants whose face-up runs are builds
-    (:func:`runs_are_builds`).
+    (:func:`.infer.runs_are_builds`).
 
     Returns the detections added (to ``dets`` and their pile, in order)."""
     latent = getattr(dets, "latent", None)
