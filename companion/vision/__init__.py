@@ -11,6 +11,9 @@ Modules (numpy, cv2 and PIL are imported inside functions, never at import time)
   ONNX, run by ``cv2.dnn``; checksum-verified), with the refiner (:mod:`.refine`) beside it.
 - :mod:`.read`: the whole photo at once: detections, confidence, each card at most once.
 - :mod:`.piles`: with a variant, detections mapped to piles and a candidate position.
+  By layout, :mod:`.columns`, :mod:`.rows` (Gaps, the Pyramid) and :mod:`.fans`, on
+  :mod:`.frame`; face-down cards in :mod:`.face_down`, cards named from the rules in
+  :mod:`.infer` and :mod:`.second_look`, the position checked in :mod:`.candidate`.
 - :mod:`.synth`: the scene generator (card faces in many styles, layouts of real deals,
   perspective, light, blur, noise, JPEG) used to train and to benchmark.
 - :mod:`.convnet`: regenerates the recognizer from scratch (``make model``; JAX on the CPU,

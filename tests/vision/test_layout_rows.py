@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from companion.vision.piles import _gaps_places, _lean_fit, _pyramid_places
+from companion.vision.rows import _gaps_places, _lean_fit, _pyramid_places
 
 
 def _turn(pts, deg):
@@ -96,7 +96,7 @@ def test_a_stray_reading_beside_a_card_does_not_set_the_pitch():
 
 def test_a_steep_photos_gaps_rows_are_found_at_their_lean(held_out_scene):
     """Check-set Gaps scene 8: the rows lean some 15 degrees in the perspective undone; at
-    up to 20 degrees (`piles.LEAN_TURNS`) they are found and the layout is read exactly.
+    up to 20 degrees (`rows.LEAN_TURNS`) they are found and the layout is read exactly.
     (Until the recognizer's files of the thirty-first session, rows looked for at up to 12
     degrees, as before, left it inexact; those files read it exactly either way, and of 120
     held-out Gaps scenes, 7,001,000 on, none turns on it now: the case is built in

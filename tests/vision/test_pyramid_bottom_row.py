@@ -42,7 +42,7 @@ def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(scene
     lies beside the pip, the index's size (pip to rank glyph) grows with the glyph's width:
     a Q's is a third larger than most. The card's other corner, taken as so many index sizes
     away, was placed half a row step short (row 5.4 of 0-6) and the card left over; taken in
-    pixels, as the cards read at both corners show it (`piles._corner_offset`), it takes
+    pixels, as the cards read at both corners show it (`frame._corner_offset`), it takes
     its place and the layout is exact. (The recognizer's files of the thirty-first session
     read the Q♠'s upright corner too, so the layout is exact either way now; of 150 held-out
     Pyramid scenes, 7,002,000 on, none turns on it. The photo stays, read exactly.)"""
@@ -59,9 +59,9 @@ def test_a_queens_upright_corner_is_found_by_the_cards_size_not_its_indexs(scene
 
 def test_a_card_read_at_one_corner_is_lent_the_other_in_pixels_where_asked():
     """Gaps: a card read at one corner only is lent its other corner where the cards read at
-    both have theirs (`piles._lend_corners`): in index sizes (a Q's index, a third larger,
+    both have theirs (`rows._lend_corners`): in index sizes (a Q's index, a third larger,
     puts it a third too far), or with `ReadConfig.lend_in_pixels` as far in pixels."""
-    from companion.vision import piles
+    from companion.vision import rows
     from companion.vision.read import Detection
 
     def lent(pixels):
@@ -69,7 +69,7 @@ def test_a_card_read_at_one_corner_is_lent_the_other_in_pixels_where_asked():
                           other=(100.0 * k + 60.0, 500.0 + 90.0, (0.0, 1.0)))
                 for k, size in enumerate((20.0, 21.0, 20.5, 27.0, 19.5))]
         lone = Detection(40, 0.99, 900.0, 520.0, (0.0, -1.0), 27.5)
-        piles._lend_corners(both + [lone], replace(DEFAULT, lend_in_pixels=pixels))
+        rows._lend_corners(both + [lone], replace(DEFAULT, lend_in_pixels=pixels))
         return lone.other[:2]
     assert lent(True) == pytest.approx((960.0, 610.0))
     assert lent(False) == pytest.approx((900.0 + 60.0 / 20.5 * 27.5, 520.0 + 90.0 / 20.5 * 27.5))
@@ -115,7 +115,7 @@ def test_a_bottom_card_read_upside_down_takes_its_place_within_near_of_the_row(o
     line (the deck's corner-to-corner offset is a median, and the perspective is not wholly
     undone): 0.45, so check-set scene 3's Q♦, 0.39 off with the offset in index sizes, took
     its place. Built here: a pyramid of 27 cards placed, p25 (row 6, column 3) free."""
-    from companion.vision import piles
+    from companion.vision import rows
     from companion.vision.read import Detection
     up = (0.0, -1.0)                              # the photo's up: the rows go down the image
     at = lambda r, c: (100.0 * (c - r / 2) + 500, 60.0 * r + 100)  # noqa: E731
@@ -137,7 +137,7 @@ def test_a_bottom_card_read_upside_down_takes_its_place_within_near_of_the_row(o
     turned = Detection(code=2, confidence=1.0, x=ex + 120, y=ey + 170, up=(0.0, 1.0), size=16.0)
     out = SimpleNamespace(unplaced=[turned])
     upright = [None] * len(xs)
-    piles._bottom_row_turned(out, placed, upright, xs, ys, both + [turned], up, 1.0,
-                             replace(DEFAULT, bottom_row_near=near))
+    rows._bottom_row_turned(out, placed, upright, xs, ys, both + [turned], up, 1.0,
+                            replace(DEFAULT, bottom_row_near=near))
     assert ((6, 3) in placed) == taken
     assert (turned in upright) == taken and (turned in out.unplaced) != taken

@@ -1,7 +1,7 @@
 """The Pyramid's rows may each lie a little to one side of the row above: the photo's
 perspective undone leaves an affine view, which may shear, and over seven rows a small shear
 a row puts the apex half a pitch off the place the rows below give it. The rows' own
-centres measure it (`piles._pyramid_shear`, `ReadConfig.pyramid_shear`)."""
+centres measure it (`rows._pyramid_shear`, `ReadConfig.pyramid_shear`)."""
 
 from __future__ import annotations
 
@@ -32,11 +32,11 @@ def _sheared_pyramid(shear, pitch=5.76, missing=()):
 def test_a_sheared_pyramid_places_every_card():
     """Check-set Pyramid scene 28 measured 0.8 index sizes a row, with 5.76 between cards:
     square to the rows, the apex is left over."""
-    from companion.vision import piles
+    from companion.vision.rows import _pyramid_places
     rows, cy, dy, xs, pitch = _sheared_pyramid(-0.8)
-    placed, rest = piles._pyramid_places(rows, cy, dy, xs, pitch, config=UNSHEARED)
+    placed, rest = _pyramid_places(rows, cy, dy, xs, pitch, config=UNSHEARED)
     assert len(placed) < 28 and rest
-    placed, rest = piles._pyramid_places(rows, cy, dy, xs, pitch)
+    placed, rest = _pyramid_places(rows, cy, dy, xs, pitch)
     assert not rest
     assert placed == {(r, c): rows[r][c] for r in range(7) for c in range(r + 1)}
 
@@ -44,7 +44,7 @@ def test_a_sheared_pyramid_places_every_card():
 def test_the_shear_is_measured_on_whole_rows_only():
     """A row with a card missed has its centre off the apex column: it is not counted; with
     fewer than three whole rows nothing is measured."""
-    from companion.vision.piles import _pyramid_shear
+    from companion.vision.rows import _pyramid_shear
     rows, _, _, xs, _ = _sheared_pyramid(0.5, missing={(6, 0), (5, 5)})
     assert _pyramid_shear(rows, list(range(7)), 0, xs) == pytest.approx(0.5)
     rows, _, _, xs, _ = _sheared_pyramid(0.5, missing={(6, 0), (5, 5), (4, 1), (3, 3)})
@@ -54,7 +54,7 @@ def test_the_shear_is_measured_on_whole_rows_only():
 
 
 def test_an_unsheared_pyramid_is_placed_as_before():
-    from companion.vision.piles import _pyramid_places
+    from companion.vision.rows import _pyramid_places
     rows, cy, dy, xs, pitch = _sheared_pyramid(0.0, missing={(3, 1)})
     placed, rest = _pyramid_places(rows, cy, dy, xs, pitch)
     assert not rest and len(placed) == 27 and (3, 1) not in placed
