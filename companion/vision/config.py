@@ -60,6 +60,13 @@ class ReadConfig:
     ink_red: float = 0.2
     ink_tint: float = 0.15
     ink_grey: float = 0.06
+    # ... only where the deck prints its suits so: where a suit the model reads surely, at
+    # ink_judged judged inks or more, is mostly (ink_doubt) in one ink that rules it out,
+    # the deck's colours are its own (purple spades, orange clubs) and the ink rules nothing
+    # out in that photo (above 1: the ink always rules)
+    ink_doubt: float = 0.5
+    ink_judged: int = 4
+    ink_rules: bool = True
     # a glyph's fragments joined into one blob make a crop the model was not trained on:
     # an index using one is read only this sure
     joined_sure: float = 0.95

@@ -16,6 +16,7 @@ import io
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,18 +39,29 @@ class Design:
     name: str
     source: str              # its author: the unit a benchmark holds out
     licence: str
-    registry: str            # "npm" or "pypi"
-    package: str             # the exact release, "name@version" (npm) or "name==version" (pypi)
+    registry: str            # "npm", "pypi", or "sheet": 52 faces committed in models/designs/
+    package: str             # the exact release, "name@version" (npm) or "name==version" (pypi);
+                             # for a sheet, the repository and commit its SVG files came from
     pattern: str             # the path of a card's file in the package: {rank} and {suit}
     ranks: tuple = RANK_ORDER
     suits: tuple = tuple(SUIT_ORDER)
     note: str = ""
+    font: str = ""           # the typeface an SVG's <text> ranks are drawn in (synth.find_font)
+    own_boxes: bool = False  # each face's index where its ink is (ranks not all in one place)
 
     def member(self, code: int) -> str:
         suit, rank = divmod(code, 13)
         return self.pattern.format(rank=self.ranks[rank], suit=self.suits[suit])
 
 
+# Public-domain decks whose files live only on GitHub, which a fresh machine cannot reach: their
+# faces are committed, rasterised, as one sheet each (build_sheet) in models/designs/.
+SHEETS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                      "models", "designs")
+_SPATZ = dict(source="spatz", registry="sheet", licence="public domain",
+              package="github.com/saulspatz/SVGCards@f8df287",
+              ranks=("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"),
+              suits=("spade", "heart", "diamond", "club"))
 _KENNARD = dict(source="kennard", registry="npm", licence="CC0-1.0",
                 package="@heruka_urgyen/react-playing-cards@0.5.0",
                 ranks=("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"))
@@ -70,6 +82,18 @@ DESIGNS = (
            pattern="arcade/resources/assets/images/cards/card{suit}{rank}.png",
            suits=("Spades", "Hearts", "Diamonds", "Clubs"),
            note="Kenney's playing cards pack (140 x 190 pixels): flat, crowns for courts"),
+    Design("knoll", source="knoll", registry="sheet", licence="public domain",
+           package="github.com/notpeter/Vector-Playing-Cards@72cb5b2",
+           pattern="cards-svg/{rank}{suit}.svg", font="Roboto-Regular.ttf", own_boxes=True,
+           ranks=("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
+           note="Byron Knoll's Vector Playing Cards: small index, English courts"),
+    Design("spatz-vertical2", pattern="Decks/Vertical2/svgs/{suit}{rank}.svg",
+           font="OpenSans-Regular.ttf", note="Saul Spatz's jumbo index, two colours, outlined ranks",
+           **_SPATZ),
+    Design("spatz-vertical4", pattern="Decks/Vertical4/svgs/{suit}{rank}.svg",
+           font="Lato-Regular.ttf", note="the same in four pale colours", **_SPATZ),
+    Design("spatz-accessible", pattern="Decks/Accessible/Vertical/svgs/{suit}{rank}.svg",
+           font="NotoSans-Regular.ttf", note="the same in four strong colours", **_SPATZ),
 )
 BY_NAME = {d.name: d for d in DESIGNS}
 # Sources no model of this project trains on: the benchmark's held-out split.
@@ -127,12 +151,23 @@ def _members(archive: str, names: set[str]) -> dict[str, bytes]:
     return out
 
 
-def _raster(data: bytes, member: str):
-    """A card file as an RGB PIL image of CW x CH on white (its transparent corners white)."""
+def _raster(data: bytes, member: str, font: str = ""):
+    """A card file as an RGB PIL image of CW x CH on white (its transparent corners white);
+    an SVG's text in ``font`` (a font file's name), whatever family it asks for."""
     from PIL import Image
     if member.endswith(".svg"):
         import resvg_py
-        data = resvg_py.svg_to_bytes(svg_string=data.decode("utf-8"), width=CW * 3, dpi=96.0)
+        svg = data.decode("utf-8")
+        fonts = []
+        if font:
+            path = find_font(font)
+            if not path:
+                raise DesignError(f"the font {font} that {member}'s ranks are drawn in is not "
+                                  "installed: run make model, which installs the training fonts")
+            svg = re.sub(r"font-family:[^;\"]*", f"font-family:{_family(path)}", svg)
+            fonts = [path]
+        data = resvg_py.svg_to_bytes(svg_string=svg, width=CW * 3, dpi=96.0,
+                                     skip_system_fonts=bool(fonts), font_files=fonts or None)
     img = Image.open(io.BytesIO(data)).convert("RGBA")
     bbox = img.getchannel("A").getbbox()   # drop a transparent margin around the card
     if bbox:
@@ -142,11 +177,53 @@ def _raster(data: bytes, member: str):
     return flat.convert("RGB").resize((CW, CH), resample=Image.Resampling.LANCZOS)
 
 
+def _family(path: str) -> str:
+    from PIL import ImageFont
+    return ImageFont.truetype(path, 10).getname()[0]
+
+
+def sheet_path(d: Design) -> str:
+    return os.path.join(SHEETS, f"{d.name}.png")
+
+
+def build_sheet(d: Design, folder: str) -> str:
+    """Rasterise ``d``'s 52 SVG files from ``folder`` (a copy of the repository ``d.package``
+    names) into its committed sheet: 13 faces a row (A-K), a row a suit (SUIT_ORDER)."""
+    from PIL import Image
+    sheet = Image.new("RGB", (13 * CW, 4 * CH), "white")
+    for code in range(52):
+        member = d.member(code)
+        with open(os.path.join(folder, member), "rb") as f:
+            face = _raster(f.read(), member, d.font)
+        suit, rank = divmod(code, 13)
+        sheet.paste(face, (rank * CW, suit * CH))
+    os.makedirs(SHEETS, exist_ok=True)
+    sheet.save(sheet_path(d), format="PNG", optimize=True)
+    return sheet_path(d)
+
+
 def faces_folder(d: Design, cache: str = CACHE) -> str:
     """The folder of ``d``'s 52 faces as PNG (``0.png`` ... ``51.png``), fetched and rasterised
-    on first use."""
+    on first use (a committed sheet: cut from it)."""
     out = os.path.join(cache, d.name)
     if all(os.path.exists(os.path.join(out, f"{c}.png")) for c in range(52)):
+        return out
+    if d.registry == "sheet":
+        from PIL import Image
+        try:
+            sheet = Image.open(sheet_path(d)).convert("RGB")
+        except OSError as e:
+            raise DesignError(f"the faces of {d.name} ({sheet_path(d)}) cannot be read: {e}") from e
+        if sheet.size != (13 * CW, 4 * CH):
+            raise DesignError(f"{sheet_path(d)} is {sheet.size[0]} x {sheet.size[1]} pixels, "
+                              f"not 13 x 4 faces of {CW} x {CH}")
+        os.makedirs(out, exist_ok=True)
+        for code in range(52):
+            suit, rank = divmod(code, 13)
+            path = os.path.join(out, f"{code}.png")
+            part = f"{path}.{os.getpid()}.part"
+            sheet.crop((rank * CW, suit * CH, (rank + 1) * CW, (suit + 1) * CH)).save(part, "PNG")
+            os.replace(part, path)
         return out
     archive = _fetch_package(d, os.path.join(cache, "packages", d.package.replace("/", "_")))
     wanted = {d.member(c): c for c in range(52)}
@@ -159,7 +236,7 @@ def faces_folder(d: Design, cache: str = CACHE) -> str:
     for member, code in wanted.items():
         path = os.path.join(out, f"{code}.png")
         part = f"{path}.{os.getpid()}.part"
-        _raster(got[member], member).save(part, format="PNG")
+        _raster(got[member], member, d.font).save(part, format="PNG")
         os.replace(part, path)   # a face is there whole or not at all
     return out
 
@@ -226,8 +303,17 @@ def style(d: Design, cache: str = CACHE) -> Style:
 
     def rot(b):
         return (CW - b[2], CH - b[3], CW - b[0], CH - b[1])
-    boxes = [(rank, pip), (rot(rank), rot(pip))]
+
+    def boxes(code):
+        r, p = rank, pip
+        if d.own_boxes:   # the face's own, where it lies near the median (no court art taken)
+            own = index_boxes(faces[code])
+            if own and all(abs((o[0] + o[2]) - (m[0] + m[2])) <= m[2] - m[0] + 2
+                           and abs((o[1] + o[3]) - (m[1] + m[3])) <= m[3] - m[1] + 2
+                           for o, m in zip(own, (rank, pip), strict=True)):
+                r, p = (tuple(float(v) for v in b) for b in own)
+        return [(r, p), (rot(r), rot(p))]
     st = Style(font=find_font("DejaVuSans.ttf") or "", ix=(rank[0] + rank[2]) / 2 / CW,
                iy=rank[1] / CH, border=False)
-    st.faces.update({c: (faces[c], boxes) for c in range(52)})
+    st.faces.update({c: (faces[c], boxes(c)) for c in range(52)})
     return st

@@ -13,7 +13,7 @@ silently as a card. Every threshold and switch of the reading is a field of
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, code_text
 from .config import DEFAULT, ReadConfig
@@ -272,6 +272,8 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float | None = None, de
         sizes(dist)
     pr[keep], ps[keep] = _sharpen(clf, deck, rgb, c.pip[keep], c.rank[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
+    if config.ink_rules and not _inks_hold(rgb, c, keep, dist, ps, score, config):
+        config = replace(config, ink_rules=False)
     if c.peeled is not None:
         # a blob that came free of a larger one (a card's edge, a back's pattern) is more
         # often a bit of a line than a glyph: an index using one is read only when sure
@@ -867,6 +869,30 @@ def _four_colour(dets, threshold, config) -> None:
         (d.code, d.confidence), d.alternatives = left[0], left[1:]
 
 
+def _inks_hold(rgb, c, keep, dist, ps, score, config) -> bool:
+    """Whether the photo's deck prints its suits in the inks the rules know (:func:`ink_suits`):
+    false where a suit the model reads surely (``score`` of the candidates ``keep`` over 0.9),
+    at ``config.ink_judged`` judged inks or more, is mostly (``config.ink_doubt``) in one ink
+    that rules it out: the deck's own colours (purple spades, orange clubs). A model wrong
+    about the suits reads one suit in inks of every colour instead, which the rules correct."""
+    import numpy as np
+    sure = np.flatnonzero(score > 0.9)
+    inks: list[dict[str, int]] = [{}, {}, {}, {}]
+    for k in sure[np.argsort(-score[sure])][:200].tolist():
+        i = keep[k]
+        word = _ink_word(_ink_tint(rgb, c.pip[i], float(dist[k])), config)
+        if word:
+            seen = inks[int(np.argmax(ps[i, :4]))]
+            seen[word] = seen.get(word, 0) + 1
+    for suit, seen in enumerate(inks):
+        judged = sum(seen.values())
+        if judged >= config.ink_judged:
+            word, most = max(seen.items(), key=lambda t: t[1])
+            if most >= config.ink_doubt * judged and suit in _ink_rules_of(word):
+                return False
+    return True
+
+
 def _ink_tint(rgb, pip, size):
     """How much the red, the green and the blue of the ink of the pip at ``pip`` (an index
     ``size`` pixels from pip to rank glyph) stand out from its other two channels, each
@@ -903,13 +929,18 @@ def ink_suits(rgb, pip, size, *, config: ReadConfig = DEFAULT) -> tuple[str, set
 def _ink_rules(tint, config) -> tuple[str, set[int]]:
     """:func:`ink_suits` from the ink's tint (:func:`_ink_tint`)."""
     word = _ink_word(tint, config)
-    return word, {"red": {SPADES, CLUBS}, "green": {SPADES, HEARTS, DIAMONDS},
-                  "blue": {SPADES, HEARTS, CLUBS}, "not red": {HEARTS, DIAMONDS}}.get(word, set())
+    return word, _ink_rules_of(word)
+
+
+def _ink_rules_of(word: str) -> set[int]:
+    """The suits ink of this colour (:func:`_ink_word`) rules out."""
+    return {"red": {SPADES, CLUBS}, "green": {SPADES, HEARTS, DIAMONDS},
+            "blue": {SPADES, HEARTS, CLUBS}, "not red": {HEARTS, DIAMONDS}}.get(word, set())
 
 
 def _ink_word(tint, config) -> str:
     """The ink's colour in words (:func:`ink_suits`) from its tint (:func:`_ink_tint`)."""
-    if tint is None:
+    if tint is None or not config.ink_rules:
         return ""
     rd, gd, bd = tint
     if rd > config.ink_red:
