@@ -9,7 +9,9 @@ Modules (numpy, cv2 and PIL are imported inside functions, never at import time)
   the earlier recognizer's HOG feature vectors).
 - :mod:`.model`: the two-headed classifier in ``models/`` (a small convolutional network as
   ONNX, run by ``cv2.dnn``; checksum-verified), with the refiner (:mod:`.refine`) beside it.
-- :mod:`.read`: the whole photo at once: detections, confidence, each card at most once.
+- :mod:`.read`: the whole photo at once: detections (:mod:`.detection`), confidence, the
+  pip's ink (:mod:`.ink`), indices found where they should lie (:mod:`.lone`), each card at
+  most once (:mod:`.resolve`).
 - :mod:`.piles`: with a variant, detections mapped to piles and a candidate position.
   By layout, :mod:`.columns`, :mod:`.rows` (Gaps, the Pyramid) and :mod:`.fans`, on
   :mod:`.frame`; face-down cards in :mod:`.face_down`, cards named from the rules in

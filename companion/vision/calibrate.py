@@ -23,10 +23,10 @@ from ..paths import default_path
 from ..rules import deal, load_variant
 from . import VisionError
 from .detect import crops, min_channel
+from .detection import _sharpen
 from .image import grab_camera, load_photo
 from .model import reweigh
 from .piles import deals_face_down, map_piles
-from .read import _sharpen
 
 FORMAT = 2               # 1: pixel prototypes (before the recognizer's hidden layer was used)
 # How strongly the likeness to a sample (a cosine) may move a probability: each deck takes the

@@ -15,7 +15,7 @@ from ..rules import face_up_runs_are_builds
 from ..rules.describe import foundation_cards, tableau_cards
 from .config import DEFAULT, ReadConfig
 from .frame import PileReading
-from .read import COPY_TOO_MANY, _same_card
+from .resolve import COPY_TOO_MANY, _same_card
 
 
 def runs_are_builds(v) -> bool:

@@ -39,7 +39,7 @@ from .infer import (
     recheck_builds,
     runs_are_builds,
 )
-from .read import dominant_up
+from .resolve import dominant_up
 from .rows import _lend_corners, _map_grid, _map_pyramid
 from .second_look import fill_gaps, find_unread
 from .shape import GRID_ROWS, table_shape

@@ -21,7 +21,7 @@ def scan_photo(photo=None, camera=None, variant=None, decks=None, threshold=None
     """Library entry point for other commands (`play`'s scan, `hint --photo`, `verify --photo`).
 
     Returns a dict: ``image`` (working RGB array), ``info``, ``sheet`` (SheetCode or None),
-    ``cards`` (list of :class:`companion.vision.read.Detection`, places in working pixels),
+    ``cards`` (list of :class:`companion.vision.detection.Detection`, places in working pixels),
     ``piles`` (PileReading or None, with ``.position`` a candidate Position when a variant is
     known from the argument or the sheet's QR code). ``threshold``: confidence below which a
     card is marked uncertain (default ``config.threshold``). ``deck``: the

@@ -8,9 +8,9 @@ import math
 
 from ..rules.describe import tableau_cards
 from .config import DEFAULT, ReadConfig
+from .detection import Detection
 from .frame import PileReading
 from .infer import _build_context, _pile_word, _sure_counts, _text
-from .read import Detection
 
 
 def fill_gaps(out: PileReading, dets, v, *, config: ReadConfig = DEFAULT) -> list:

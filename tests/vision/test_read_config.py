@@ -18,8 +18,9 @@ from companion.vision import piles, read, scan
 from companion.vision.config import DEFAULT, ReadConfig
 
 FOLDER = Path(companion.vision.__file__).parent
-MODULES = ("read.py", "piles.py", "scan.py", "frame.py", "columns.py", "rows.py", "fans.py",
-           "face_down.py", "infer.py", "second_look.py", "candidate.py")
+MODULES = ("read.py", "detection.py", "ink.py", "lone.py", "resolve.py", "piles.py", "scan.py",
+           "frame.py", "columns.py", "rows.py", "fans.py", "face_down.py", "infer.py",
+           "second_look.py", "candidate.py")
 
 # module constants that are no tunables: the words of notes the commands look for, lookup
 # tables, where the upright crop shows its glyph and pip
