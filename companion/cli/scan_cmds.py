@@ -9,7 +9,8 @@ from ..cards import code_json, code_text
 from ..vision import VisionError, quiet_cv2
 from ..vision.calibrate import calibrate, deck_dir, deck_path
 from ..vision.piles import inferred_text
-from ..vision.read import TOO_SMALL, TWIN_READ
+from ..vision.read import TOO_SMALL
+from ..vision.resolve import TWIN_READ
 from .common import VARIANT, DescribedArgument, display, echo_json
 
 
@@ -97,42 +98,61 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     from ..vision.scan import scan_photo
     res = scan_photo(photo, camera, key, threshold=threshold,
                      deck=None if deck.lower() == "none" else deck)
-    cards, info, sheet, piles = res["cards"], res["info"], res["sheet"], res["piles"]
     if debug_out:
         write_debug(res, debug_out)
     if as_json:
-        data = {"photo": photo if camera is None else f"camera {camera}",
-                "size": list(info["original_size"]),
-                "deck": res.get("deck_used"), "deck_ignored": res.get("deck_ignored"),
-                "sheet": None if sheet is None else {"text": sheet.text, "variant": sheet.variant,
-                                                     "seed": sheet.seed, "options": sheet.options,
-                                                     **({} if sheet.pysol is None
-                                                        else {"pysol": sheet.pysol})},
-                "cards": [{"card": code_json(d.code) if not d.uncertain else None,
-                           "best": code_json(d.code), "confidence": round(d.confidence, 3),
-                           "uncertain": d.uncertain, "note": d.note,
-                           "inferred": _inferred_json(d),
-                           "x": _place(d, info)[0], "y": _place(d, info)[1]} for d in cards],
-                "retake": _retake(cards)}
-        if piles is not None:
-            data["variant"] = piles.variant
-            data["piles"] = {n: [code_json(d.code) + ("?" if d.uncertain else "")
-                                 for d in ds] for n, ds in piles.piles.items()}
-            data["unplaced"] = [code_json(d.code) + ("?" if d.uncertain else "")
-                                for d in piles.unplaced]
-            data["face_down"] = {n: c for n, c in piles.face_down.items()}
-            data["inferred"] = [dict(pile=n, card=code_json(d.code), **_inferred_json(d))
-                                for n, ds in piles.piles.items() for d in ds
-                                if d.inferred is not None]
-            data["unread"] = _unread_piles(piles)
-            data["empty"] = piles.empty
-            data["problems"] = piles.problems
-            data["position"] = piles.position.to_json() if piles.position is not None else None
-        echo_json(data)
-        if not cards:
-            click.get_current_context().exit(1)
+        _echo_scan_json(res, photo, camera)
         return
     disp = display()
+    _echo_cards(res, photo, camera, disp)
+    if res["piles"] is not None:
+        _echo_piles(res["piles"], disp)
+    _echo_advice(res["cards"], debug_out)
+
+
+def _echo_scan_json(res, photo, camera) -> None:
+    """``scan --json``: the reading as JSON; exit status 1 where no card was read."""
+    cards, info, sheet, piles = res["cards"], res["info"], res["sheet"], res["piles"]
+    data = {"photo": photo if camera is None else f"camera {camera}",
+            "size": list(info["original_size"]),
+            "deck": res.get("deck_used"), "deck_ignored": res.get("deck_ignored"),
+            "sheet": None if sheet is None else {"text": sheet.text, "variant": sheet.variant,
+                                                 "seed": sheet.seed, "options": sheet.options,
+                                                 **({} if sheet.pysol is None
+                                                    else {"pysol": sheet.pysol})},
+            "cards": [{"card": code_json(d.code) if not d.uncertain else None,
+                       "best": code_json(d.code), "confidence": round(d.confidence, 3),
+                       "uncertain": d.uncertain, "note": d.note,
+                       "inferred": _inferred_json(d),
+                       "x": _place(d, info)[0], "y": _place(d, info)[1]} for d in cards],
+            "retake": _retake(cards)}
+    if piles is not None:
+        data.update(_piles_json(piles))
+    echo_json(data)
+    if not cards:
+        click.get_current_context().exit(1)
+
+
+def _piles_json(piles) -> dict:
+    """The piles' part of ``scan --json``, with a variant."""
+    return {
+        "variant": piles.variant,
+        "piles": {n: [code_json(d.code) + ("?" if d.uncertain else "") for d in ds]
+                  for n, ds in piles.piles.items()},
+        "unplaced": [code_json(d.code) + ("?" if d.uncertain else "") for d in piles.unplaced],
+        "face_down": {n: c for n, c in piles.face_down.items()},
+        "inferred": [dict(pile=n, card=code_json(d.code), **_inferred_json(d))
+                     for n, ds in piles.piles.items() for d in ds if d.inferred is not None],
+        "unread": _unread_piles(piles),
+        "empty": piles.empty,
+        "problems": piles.problems,
+        "position": piles.position.to_json() if piles.position is not None else None,
+    }
+
+
+def _echo_cards(res, photo, camera, disp) -> None:
+    """The deck and the sheet read with, then each card read, top to bottom."""
+    cards, info, sheet = res["cards"], res["info"], res["sheet"]
     if res.get("deck_used"):
         click.echo(f"Read with the calibration of deck {res['deck_used']!r}.")
     if res.get("deck_ignored"):
@@ -141,7 +161,6 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
         click.echo(f"Setup sheet: {sheet.describe()} (QR code {sheet.text})")
     if not cards:
         raise VisionError(no_cards_message(source_name(photo, camera)))
-    sure = [d for d in cards if not d.uncertain]
     unsure = [d for d in cards if d.uncertain]
     click.echo(f"{len(cards)} card{'s' if len(cards) != 1 else ''} read"
                + (f", {len(unsure)} uncertain" if unsure else "") + ":")
@@ -153,35 +172,43 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
             note = f"  ({inferred_text(d, disp.card)})"
         click.echo(disp.text(f"  {disp.card(d.code):>3}{mark} {d.confidence:5.0%}  at {x},{y}"
                              f"{note}"))
-    if piles is not None:
-        click.echo(f"\nAs {piles.variant}:")
-        for name, ds in piles.piles.items():
-            down = piles.face_down.get(name)
-            backs = "" if down is None else (f"[{down} face down] " if down else "")
-            click.echo(f"  {name}: {backs}" + " ".join(disp.card(d.code) + _mark(d) for d in ds))
-        for name, ds in piles.piles.items():
-            for d in ds:
-                if d.inferred is not None:
-                    click.echo(disp.text(f"  {name}: {disp.card(d.code)}* inferred from the "
-                                         f"rules ({inferred_text(d, disp.card)})"))
-        if piles.as_dealt:
-            click.echo(f"  face-down cards not counted on {', '.join(piles.as_dealt)}: taken as "
-                       "dealt")
-        if piles.empty:
-            click.echo(f"  empty: {', '.join(piles.empty)} (no card read there: the gaps the "
-                       "deal leaves, its cards put aside)")
-        unread = _unread_piles(piles)
-        if unread:
-            click.echo(f"  no card read on {', '.join(unread)}, where the layout shows one "
-                       "face up: check it on the table, or retake the photo with it in view")
-        if piles.unplaced:
-            n = len(piles.unplaced)
-            click.echo(f"  not placed in a pile: {n} card{'s' if n != 1 else ''}: "
-                       + " ".join(disp.card(d.code) + _mark(d) for d in piles.unplaced))
-        for p in piles.problems:
-            click.echo(disp.text(f"  problem: {p}"))
-        if piles.position is not None and not piles.problems:
-            click.echo("  The position read is consistent with the rules.")
+
+
+def _echo_piles(piles, disp) -> None:
+    """The cards grouped into the variant's piles, and what the position's check found."""
+    click.echo(f"\nAs {piles.variant}:")
+    for name, ds in piles.piles.items():
+        down = piles.face_down.get(name)
+        backs = "" if down is None else (f"[{down} face down] " if down else "")
+        click.echo(f"  {name}: {backs}" + " ".join(disp.card(d.code) + _mark(d) for d in ds))
+    for name, ds in piles.piles.items():
+        for d in ds:
+            if d.inferred is not None:
+                click.echo(disp.text(f"  {name}: {disp.card(d.code)}* inferred from the "
+                                     f"rules ({inferred_text(d, disp.card)})"))
+    if piles.as_dealt:
+        click.echo(f"  face-down cards not counted on {', '.join(piles.as_dealt)}: taken as "
+                   "dealt")
+    if piles.empty:
+        click.echo(f"  empty: {', '.join(piles.empty)} (no card read there: the gaps the "
+                   "deal leaves, its cards put aside)")
+    unread = _unread_piles(piles)
+    if unread:
+        click.echo(f"  no card read on {', '.join(unread)}, where the layout shows one "
+                   "face up: check it on the table, or retake the photo with it in view")
+    if piles.unplaced:
+        n = len(piles.unplaced)
+        click.echo(f"  not placed in a pile: {n} card{'s' if n != 1 else ''}: "
+                   + " ".join(disp.card(d.code) + _mark(d) for d in piles.unplaced))
+    for p in piles.problems:
+        click.echo(disp.text(f"  problem: {p}"))
+    if piles.position is not None and not piles.problems:
+        click.echo("  The position read is consistent with the rules.")
+
+
+def _echo_advice(cards, debug_out) -> None:
+    """What to do about the cards read unsure: photograph closer, retake, check them."""
+    unsure = [d for d in cards if d.uncertain]
     small = sum(1 for d in unsure if d.note.startswith(TOO_SMALL))
     if small:
         click.echo(f"\n{small} of the indices are too small in this photo to read surely: "
@@ -192,7 +219,6 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     if unsure:
         click.echo("\nCheck the uncertain cards on the table" +
                    ("" if debug_out else " (--debug OUT.png marks them on the photo)") + ".")
-    _ = sure
 
 
 def _retake(cards) -> str | None:
