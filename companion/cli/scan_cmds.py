@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import os
+
 import click
 
 from ..app.photo import no_cards_message, parse_source, source_name, unsure_advice
@@ -77,7 +80,6 @@ def scan(photo, variant, camera, debug_out, threshold, deck, calibrate, seed, as
     """
     if (photo is None) == (camera is None):
         raise click.UsageError("give a PHOTO file or --camera N (one of them)")
-    import os
     if photo is not None and not os.path.exists(photo):
         # `cam0`, as `verify --photo` and play's `scan` take it: webcam 0
         _, number = parse_source(photo)
@@ -295,7 +297,6 @@ def _columns_up(piles) -> tuple[float, float] | None:
     or more, whose lower corner the next card covers, so that they are read at their top
     one; None where there is no such column. (A column's last card is often read at its
     lower corner, its up then the other way.)"""
-    import math
     vx = vy = 0.0
     for name, ds in piles.piles.items():
         if name.startswith("t") and len(ds) >= 2:
@@ -310,7 +311,6 @@ def _columns_way(piles) -> tuple[float, float] | None:
     card of each column of two or more to the second; None where there is no such column.
     A column's backs lie the other way from its first face-up card (above it in a layout
     cascading down the cards, beside it in one cascading sideways)."""
-    import math
     vx = vy = 0.0
     for name, ds in piles.piles.items():
         if name.startswith("t") and len(ds) >= 2:
@@ -355,7 +355,6 @@ def check_debug_path(out, photo=None) -> None:
     """Refuse a --debug name before the photo is read: one that is not an image file's, or
     that is the photo itself (the annotated image would overwrite it: the same file after
     resolving links)."""
-    import os
     ext = os.path.splitext(out)[1].lower()
     if ext not in DEBUG_TYPES:
         raise click.BadParameter(
@@ -407,7 +406,6 @@ def write_debug(res, path):
         toward = (-way[0], -way[1]) if way is not None else up
         cv2.putText(img, text, _label_at(x, y, s, toward, text, scale),
                     cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 0, 255), 2, cv2.LINE_AA)
-    import os
     ext = os.path.splitext(path)[1].lower()
     try:   # encoded here, written by Python: an error that says why (not OpenCV's log)
         ok, data = cv2.imencode(ext, img)

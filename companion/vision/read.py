@@ -13,6 +13,7 @@ silently as a card. Every threshold and switch of the reading is a field of
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, replace
 
 from .config import DEFAULT, ReadConfig
@@ -227,7 +228,6 @@ def _taken(c, clf, pr, ps, config, rows=None):
 def _not_too_small(dets, config):
     """``dets`` without those far smaller than the indices read surely near them
     (``config.small_ratio``)."""
-    import statistics
     sure = [d for d in dets if d.confidence >= 0.9]
     if len(sure) < 4:
         return dets
@@ -253,8 +253,6 @@ def read_photo(rgb, clf=None, decks: int = 1, threshold: float | None = None, fi
     arguments) as soon as the indices look small, before the first reading ends: a caller
     may start on what ``finer`` will need. ``threshold``, ``backs``, ``config``: as for
     :func:`read_cards`."""
-    import statistics
-
     import cv2
 
     def sizes(d, early=False):

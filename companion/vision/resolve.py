@@ -3,7 +3,9 @@ too many of a card re-read or weighed against its twin in colour, low confidence
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 
 from .config import DEFAULT, ReadConfig
 from .detection import Detection, _name
@@ -120,8 +122,6 @@ def _swap_twins(merged, decks, config) -> None:
     as sure as that share (so the threshold and the notes judge it as any other reading).
     A copy whose reading gives its twin no odds at all (its ink rules it out) is left to
     :func:`resolve`'s re-reading, as is a group of more than ``config.twins_most`` copies."""
-    import itertools
-    from collections import Counter
     counts = Counter(t.code for t in merged)
     for code, n in list(counts.items()):
         if n <= decks or n > config.twins_most:
@@ -211,7 +211,6 @@ def _twin_corners(merged, decks, up) -> list:
     (a K♣ read K♠ 99.98 % at one corner and K♣ 96 % at the other, the real K♠ read at both
     of its corners 99.995 %: one K♣, 99 %). The corners of one card read alike elsewhere are
     joined first, across the card before along a column (:func:`resolve`)."""
-    from collections import Counter
     counts = Counter(t.code for t in merged)
     out = list(merged)
     for a in sorted(merged, key=lambda t: t.confidence):
