@@ -12,6 +12,7 @@ from ..cards import RANK_NAMES, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text,
 from .deal import _DealAgain, fresh_deck, lay_out, pile_list
 from .engine import FOLD, MOVE, PAIR, REVEAL, STOCK, Mechanic
 from .position import Position
+from .wins import win_rule
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -339,19 +340,7 @@ def _last_deal(v: Variant) -> str:
 
 
 def _win(v: Variant) -> str:
-    return {
-        "foundations": f"Won when all {v.deck_size} cards are on the foundations"
-                       + (" (removed)." if v.pairs else "."),
-        "tableau-empty": "Won when the tableau is cleared. Score: cards left in the tableau "
-                         "(lower is better); minus the stock cards left when it is cleared.",
-        "pyramid-empty": "Won when the 28 cards of the pyramid are removed.",
-        "one-pile": "Won when all the cards are in one pile.",
-        "gaps-rows": "Won when every row runs from its 2 to its king in one suit, with the gap "
-                     "at the end.",
-        "tableau-full": f"Won when every tableau pile holds {v.tableau.max_cards if v.tableau else 13} cards.",
-        "octave": "Won when every foundation runs from ace to ten and the court cards stand in "
-                  "the tableau as columns of K, Q, J in alternating colours.",
-    }[v.win] + " Lost when no move is left" + (
+    return win_rule(v).phrase(v) + " Lost when no move is left" + (
         ". A whole pass through the stock that changes nothing is not turned over again "
         "until another move is made." if v.stock and
         v.stock.passes == 0 else ".")

@@ -23,6 +23,7 @@ from ..cards import KING, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text, rank_
 from .deal import shuffled
 from .moves import Move
 from .variant import Variant
+from .wins import win_rule
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -350,6 +351,9 @@ class Engine:
         self.plain_up = M.TO_FOUNDATIONS in mech and not (
             self.fill_first or self.strict_last or self.force_aces) \
             and not mech & {M.DISCARD_SUITS, M.PAIRS, M.FOLDS, M.GAPS}
+        # The win rule (:mod:`.wins`) and its test, compiled for this engine.
+        self.win_rule = win_rule(v)
+        self.won = self.win_rule.compile(self)
 
     # ------------------------------------------------------------------ generation
     def gen(self, pos: Position) -> list[Raw]:

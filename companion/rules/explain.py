@@ -6,14 +6,13 @@ pieces (so the sentence comes from the rule's own parameters). It is off the hot
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARDS, KING, RANK_OF, RANK_TEXT, UNKNOWN, code_text
 from .moves import Move
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Iterable, Sequence
 
     from . import pieces as P
     from .engine import Engine
@@ -546,48 +545,6 @@ def _covered(pos: Position, specs: Sequence[CardSpec], at: dict[int, tuple[int, 
     return ""
 
 
-def win_test(eng: Engine) -> Callable[[Position], bool]:
-    """:func:`is_won` for the positions of ``eng``, as one function of the position (the
-    solver asks it after every move): where the foundations take the whole deck, their
-    piles' total height, asked without the rest."""
-    groups = eng.groups
-    if eng.variant.win == "foundations" and len(groups.foundations) > 1:
-        heights, size = itemgetter(*groups.foundations), eng.deck_size
-
-        def won(pos: Position) -> bool:
-            return sum(map(len, heights(pos.piles))) == size
-
-        return won
-    return is_won
-
-
 def is_won(pos: Position) -> bool:
-    eng = pos.engine
-    groups = eng.groups
-    v = eng.variant
-    piles = pos.piles
-    win = v.win
-    if win == "foundations":
-        return sum([len(piles[f]) for f in groups.foundations]) == eng.deck_size
-    if win == "tableau-empty":
-        return not any(piles[i] for i in groups.tableau)
-    if win == "pyramid-empty":
-        return not any(piles[i] for i in groups.pyramid)
-    if win == "one-pile":
-        return eng.line_length(piles) == 1 and not piles[groups.stock] and \
-            len(piles[groups.pyramid[0]]) == eng.deck_size
-    if win == "tableau-full":
-        return all(len(piles[i]) == eng.tmax for i in groups.tableau)
-    if win == "octave":
-        # A to 10 on every foundation; the court cards as K-Q-J columns in alternating colours.
-        if any(len(piles[f]) != eng.f_max[f] for f in groups.foundations):
-            return False
-        if any(piles[r] for r in groups.reserve) or piles[groups.stock] or piles[groups.waste]:
-            return False
-        return all(len(p) == 3 and RANK_OF[p[0]] == KING and eng.tbuild[p[0]][p[1]]
-                   and eng.tbuild[p[1]][p[2]] for p in (piles[i] for i in groups.tableau))
-    if win == "gaps-rows":
-        cols = eng.gaps.columns
-        return all(k == cols - 1 for k in eng.kept_runs(piles)) and \
-            all(not piles[groups.grid[r * cols + cols - 1]] for r in range(eng.gaps.rows))
-    return False
+    """Whether ``pos`` is won, by its variant's win rule (:mod:`.wins`)."""
+    return pos.engine.won(pos)

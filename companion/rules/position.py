@@ -488,13 +488,9 @@ class Position:
         return None
 
     def score(self) -> int | None:
-        """Golf's score: cards left in the tableau; minus the stock left when it is cleared."""
-        v = self.variant
-        if v.win != "tableau-empty":
-            return None
-        g = self.engine.groups
-        left = sum(len(self.piles[i]) for i in g.tableau)
-        return left if left else -len(self.piles[g.stock])
+        """The score, where the win rule keeps one (Golf's: see :mod:`.wins`)."""
+        score = self.engine.win_rule.score
+        return score(self) if score else None
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
