@@ -22,7 +22,8 @@ MECHANICS = (Mechanic.FOLDS,)
 
 
 class AccordionRules(Rules):
-    """The engine's folds (a mixin of :class:`~..engine.Engine`)."""
+    """The engine's folds (a mixin of :class:`~..engine.Engine`); a FOLD is applied in
+    ``Engine.apply``, written out there for speed."""
 
     def _init_accordion(self, v: Variant) -> None:
         self.accordion = v.accordion  # type: ignore[assignment]  # see Rules
@@ -51,17 +52,6 @@ class AccordionRules(Rules):
             for d in self.accordion.reach:
                 if k - d >= 0 and table[piles[P[k - d]][-1]][c]:
                     out.append((FOLD, P[k], 0, P[k - d]))
-
-    def _fold(self, pos: Position, a: int, b: int) -> None:
-        """Applies a FOLD: pile ``a`` onto pile ``b``; the line closes up."""
-        piles, P = pos.piles, self.P
-        piles[b] = piles[b] + piles[a]
-        k = P.index(a)
-        last = self.line_length(piles)
-        for x in range(k, last - 1):
-            piles[P[x]] = piles[P[x + 1]]
-        piles[P[last - 1]] = ()
-        pos.idle = False
 
 
 # ---------------------------------------------------------------- words

@@ -21,7 +21,8 @@ MECHANICS = (Mechanic.PAIRS,)
 
 
 class PairRules(Rules):
-    """The engine's pair removals (a mixin of :class:`~..engine.Engine`)."""
+    """The engine's pair removals (a mixin of :class:`~..engine.Engine`); a PAIR is applied in
+    ``Engine.apply``, written out there for speed."""
 
     def _init_pairs(self, v: Variant) -> None:
         self.pairs = v.pairs  # type: ignore[assignment]  # see Rules
@@ -78,20 +79,6 @@ class PairRules(Rules):
             for j, b in av[x + 1:]:
                 if b in match:
                     out.append((PAIR, min(i, j), 0, max(i, j)))
-
-    def _remove_pair(self, pos: Position, a: int, b: int) -> None:
-        """Applies a PAIR: the top cards of piles ``a`` and ``b`` to the discard pile."""
-        piles, down = pos.piles, pos.down
-        f = self.F[0]
-        for i in (a, b):
-            p = piles[i]
-            piles[i] = p[:-1]
-            piles[f] = piles[f] + p[-1:]
-            if i in self.flip_piles and down[i] >= len(p) - 1:
-                down[i] = max(len(p) - 2, 0)
-            elif i == self.S:
-                down[i] = len(p) - 1
-        pos.idle = False
 
 
 # ---------------------------------------------------------------- words
