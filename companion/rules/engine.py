@@ -206,6 +206,10 @@ class Engine(TableauRules, FoundationRules, ReserveRules, StockRules, WasteRules
         self.plain_up = M.TO_FOUNDATIONS in mech and not (
             self.fill_first or self.strict_last or self.force_aces) \
             and not mech & {M.DISCARD_SUITS, M.PAIRS, M.FOLDS, M.GAPS}
+        # The rules that narrow the choice, in the order they are asked (see _constrain).
+        self._narrowers = tuple(narrow for on, narrow in (
+            (self.strict_last, self._last_pass_narrows), (self.fill_first, self._spaces_first),
+            (self.force_aces, self._aces_first)) if on)
         # The win rule (:mod:`.wins`) and its test, compiled for this engine.
         self.win_rule = win_rule(v)
         self.won = self.win_rule.compile(self)
@@ -363,28 +367,14 @@ class Engine(TableauRules, FoundationRules, ReserveRules, StockRules, WasteRules
         return mover
 
     def _constrain(self, pos: Position, out: list[Raw]) -> list[Raw]:
-        """Rules that narrow the choice: Gate's spaces first, Octave's turned card."""
-        piles = pos.piles
-        if self.strict_last and pos.pass_no >= self.passes and piles[self.W]:
-            return [m for m in out if m[0] == MOVE and m[1] == self.W]
-        if self.fill_first and any(not piles[i] for i in self.T):
-            fills = [m for m in out if m[0] == MOVE and m[3] in self.Tset and not piles[m[3]]]
-            if fills:
-                return fills
-            if not any(piles[r] for r in self.R) and not piles[self.W]:
-                # Posts and waste are empty: the space's card comes from the stock, so the
-                # stock is turned before anything else.
-                turns = [m for m in out if m[0] == STOCK]
-                if turns:
-                    return turns
-        if self.force_aces:
-            aces = [m for m in out if m[0] == MOVE and m[3] in self.Fset and m[1] not in self.Fset
-                    and RANK_OF[piles[m[1]][-1]] == 1]
-            if aces:
-                return aces
+        """Rules that narrow the choice (each in its mechanic's module): Octave's turned
+        card in the last pass, Gate's spaces first, aces up first."""
+        for narrow in self._narrowers:
+            moves = narrow(pos, out)
+            if moves is not None:
+                return moves
         return out
 
-    # ------------------------------------------------------------------ application
     def apply(self, pos: Position, m: Raw) -> None:
         kind, a, n, b = m
         piles, down = pos.piles, pos.down

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RANK_OF, UNKNOWN, code_text
+from ..cards import UNKNOWN, code_text
 from .mechanics import accordion, foundations, gaps, pairs, reserve, stock, tableau, waste
 from .moves import Move
 
@@ -116,37 +116,8 @@ def _constraint(pos: Position, a: int, b: int, to_foundation: bool) -> str:
     """Rules that bar every move but a few: Octave's turned card in the last pass, Gate's
     spaces filled first, aces up first (``force_aces``). Empty when none applies to the move
     from pile ``a`` to pile ``b``."""
-    eng = pos.engine
-    groups = eng.groups
-    piles = pos.piles
-    name = eng.variant.name
-    if eng.strict_last and pos.pass_no >= eng.passes and piles[groups.waste] and a != groups.waste:
-        return f"in {name}'s last pass the turned card ({_c(piles[groups.waste][-1])}) must be " \
-               f"played at once, to a foundation, the tableau or an empty reserve place, " \
-               f"before any other move (if it fits nowhere, the game is lost)"
-    if eng.fill_first:
-        spaces = [eng.names[i] for i in groups.tableau if not piles[i]]
-        if spaces and not (b in groups.tableau_set and not piles[b]):
-            posts = [eng.names[r] for r in groups.reserve if piles[r]]
-            if posts:
-                where = "from a reserve pile (" + " or ".join(posts) + ")"
-            elif groups.waste >= 0 and piles[groups.waste]:
-                where = "from the waste (w)"
-            elif groups.stock >= 0 and piles[groups.stock]:
-                where = "from the stock: type s, then play the card from w"
-            else:
-                where = ""
-            if where:
-                return f"{name}: fill the space in {spaces[0]} first, {where}; a space is " \
-                       f"filled before any other move"
-    if eng.force_aces and not to_foundation and a not in groups.foundation_set:
-        up = groups.foundation_set
-        aces = [m for m in pos.raw_moves() if m[3] in up and m[1] not in up
-                and RANK_OF[piles[m[1]][-1]] == 1]
-        if aces:
-            return f"an ace that can go up must go up first in {name} (force_aces is on): " \
-                   f"{eng.text(aces[0])}"
-    return ""
+    return stock.explain_last_pass(pos, a) or tableau.explain_spaces_first(pos, b) \
+        or foundations.explain_aces_first(pos, a, to_foundation)
 
 
 def _explain_stock(pos: Position) -> str:

@@ -69,6 +69,13 @@ class FoundationRules(Rules):
         # The foundations' piles of a position's piles, as one key (see :meth:`_foundation_map`).
         self.f_state = itemgetter(*self.F) if self.F else lambda piles: ()
 
+    def _aces_first(self, pos: Position, out: list[Raw]) -> list[Raw] | None:
+        """``force_aces``: an ace that can go up goes up before any other move."""
+        piles = pos.piles
+        aces = [m for m in out if m[0] == MOVE and m[3] in self.Fset and m[1] not in self.Fset
+                and RANK_OF[piles[m[1]][-1]] == 1]
+        return aces or None
+
     def _foundation_map(self, piles: Piles) -> dict[int, int]:
         """Each code a foundation takes now -> the first such foundation. Kept for each state
         of the foundations met (they change far less often than the tableau): the dict
@@ -286,3 +293,18 @@ def rules_text(v: Variant) -> list[str]:
             text += " when the player chooses (type the pile then f)"
         lines.append(text + ".")
     return lines
+
+
+def explain_aces_first(pos: Position, a: int, to_foundation: bool) -> str:
+    """``force_aces``, where the move from pile ``a`` sends no ace up ("" when the rule does
+    not bar it)."""
+    eng = pos.engine
+    up = eng.groups.foundation_set
+    if eng.force_aces and not to_foundation and a not in up:
+        piles = pos.piles
+        aces = [m for m in pos.raw_moves() if m[3] in up and m[1] not in up
+                and RANK_OF[piles[m[1]][-1]] == 1]
+        if aces:
+            return f"an ace that can go up must go up first in {eng.variant.name} " \
+                   f"(force_aces is on): {eng.text(aces[0])}"
+    return ""

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...cards import RANK_OF, UNKNOWN
+from ...cards import code_text as _c
 from ..shuffle import shuffled
-from .base import Rules
+from .base import MOVE, Raw, Rules
 from .base import number_word as _n
 
 if TYPE_CHECKING:
@@ -35,6 +36,12 @@ class StockRules(Rules):
         self.may_block = self.passes == 0 and self.S >= 0
         self.strict_last = bool(v.stock) and self.stock.strict_last_pass
         self.refill_aces = any(step.aces_up for step in v.deal)
+
+    def _last_pass_narrows(self, pos: Position, out: list[Raw]) -> list[Raw] | None:
+        """Octave's last pass: the turned card must be played before anything else."""
+        if pos.pass_no >= self.passes and pos.piles[self.W]:
+            return [m for m in out if m[0] == MOVE and m[1] == self.W]
+        return None
 
     def can_stock(self, pos: Position) -> bool:
         st = self.stock
@@ -249,3 +256,15 @@ def explain_stock(pos: Position) -> str:
     passes = eng.passes
     return f"the stock is empty and {name} allows {passes} pass{'es' if passes != 1 else ''} " \
            f"through it" + (" (no redeal)" if passes == 1 else "")
+
+
+def explain_last_pass(pos: Position, a: int) -> str:
+    """Octave's last pass, where a move from pile ``a`` is not the turned card's ("" when
+    the rule does not bar it)."""
+    eng = pos.engine
+    w, piles = eng.groups.waste, pos.piles
+    if eng.strict_last and pos.pass_no >= eng.passes and piles[w] and a != w:
+        return f"in {eng.variant.name}'s last pass the turned card ({_c(piles[w][-1])}) must " \
+               f"be played at once, to a foundation, the tableau or an empty reserve place, " \
+               f"before any other move (if it fits nowhere, the game is lost)"
+    return ""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...cards import KING, RANK_OF, SUIT_OF, UNKNOWN
 from ...cards import code_text as _c
-from .base import BIT, MOVE, Mechanic, Raw, Rules, makes
+from .base import BIT, MOVE, STOCK, Mechanic, Raw, Rules, makes
 from .base import number_word as _n
 
 if TYPE_CHECKING:
@@ -58,6 +58,21 @@ class TableauRules(Rules):
         self.refill = tab.refill if tab else 0
         self.autofill = self.space in ("auto-waste-stock", "auto-stock")
         self.fill_first = bool(tab) and self.space == "reserve-then-waste" and tab.fill_first
+
+    def _spaces_first(self, pos: Position, out: list[Raw]) -> list[Raw] | None:
+        """Gate: a space is filled (from a reserve, then the waste) before any other move."""
+        piles = pos.piles
+        if any(not piles[i] for i in self.T):
+            fills = [m for m in out if m[0] == MOVE and m[3] in self.Tset and not piles[m[3]]]
+            if fills:
+                return fills
+            if not any(piles[r] for r in self.R) and not piles[self.W]:
+                # Posts and waste are empty: the space's card comes from the stock, so the
+                # stock is turned before anything else.
+                turns = [m for m in out if m[0] == STOCK]
+                if turns:
+                    return turns
+        return None
 
     def units(self, pos: Position, i: int) -> range | tuple[int, ...]:
         """The unit sizes that may lift off tableau pile ``i``."""
@@ -332,3 +347,27 @@ def rules_text(v: Variant) -> list[str]:
     if v.tableau and any(s.face == "down" for s in v.deal):
         lines.append("A face-down card is turned up as soon as it is uncovered.")
     return lines
+
+
+def explain_spaces_first(pos: Position, b: int) -> str:
+    """Gate's spaces, where a move to pile ``b`` fills none ("" when the rule does not bar
+    it)."""
+    eng = pos.engine
+    groups, piles = eng.groups, pos.piles
+    if not eng.fill_first:
+        return ""
+    spaces = [eng.names[i] for i in groups.tableau if not piles[i]]
+    if spaces and not (b in groups.tableau_set and not piles[b]):
+        posts = [eng.names[r] for r in groups.reserve if piles[r]]
+        if posts:
+            where = "from a reserve pile (" + " or ".join(posts) + ")"
+        elif groups.waste >= 0 and piles[groups.waste]:
+            where = "from the waste (w)"
+        elif groups.stock >= 0 and piles[groups.stock]:
+            where = "from the stock: type s, then play the card from w"
+        else:
+            where = ""
+        if where:
+            return f"{eng.variant.name}: fill the space in {spaces[0]} first, {where}; a " \
+                   f"space is filled before any other move"
+    return ""
