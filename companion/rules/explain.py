@@ -1,9 +1,9 @@
-"""Why a move is refused, in words a player understands, and when a game is won.
+"""Why a move is refused, in words a player understands.
 
 The engine decides legality; this module only puts a refused move into words, using the same
 pieces (so the sentence comes from the rule's own parameters). It is off the hot path. The
 refusals of one mechanic are in its module (:mod:`.mechanics`); this one sorts a move to the
-mechanic it concerns and says what spans them. The win test is the win rule's (:mod:`.wins`).
+mechanic it concerns and says what spans them.
 """
 
 from __future__ import annotations
@@ -227,8 +227,3 @@ def _covered(pos: Position, specs: Sequence[CardSpec], at: dict[int, tuple[int, 
                    + " ".join(_c(c) for c in over) + (" lie" if len(over) > 1 else " lies") \
                    + " on it"
     return ""
-
-
-def is_won(pos: Position) -> bool:
-    """Whether ``pos`` is won, by its variant's win rule (:mod:`.wins`)."""
-    return pos.engine.won(pos)
