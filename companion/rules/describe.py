@@ -322,11 +322,7 @@ def _stock_action(v: Variant) -> str:
     """What ``s`` does in ``v`` (empty when it has no stock action)."""
     st = v.stock
     if v.gaps:
-        g = v.gaps
-        if not g.redeals:
-            return ""
-        return "redeal" + (" (at any time" if g.anytime else " (when every gap is blocked") \
-            + f"; {_n(g.redeals)} redeal{'s' if g.redeals != 1 else ''} in all)"
+        return gaps.redeal_action(v.gaps)
     if not st:
         return ""
     if st.redeal == "waste":
@@ -432,7 +428,7 @@ def describe_move(eng: Engine, raw: Raw, piles: Piles, down: Sequence[int],
     if kind == STOCK:
         st = eng.variant.stock
         if eng.gaps:
-            return "redeal the cards out of order"
+            return gaps.REDEAL_DONE
         s = piles[groups.stock] if groups.stock >= 0 else ()
         if st is not None and st.deal == "tableau":
             return f"deal a row from the stock ({min(len(s), len(groups.tableau))} cards)"

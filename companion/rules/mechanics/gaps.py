@@ -152,3 +152,15 @@ def rules_text(v: Variant) -> list[str]:
             f"run from its 2 up in suit, gather the rest with the aces, "
             + ("shuffle, " if g.shuffle else "")
             + "deal them into the empty places row by row, and take the aces out again."]
+
+
+REDEAL_DONE = "redeal the cards out of order"
+"""What a redeal did, as the recorder echoes it."""
+
+
+def redeal_action(g: P.Gaps) -> str:
+    """What ``s`` does (the notation's line): empty where no redeal is allowed."""
+    if not g.redeals:
+        return ""
+    return "redeal" + (" (at any time" if g.anytime else " (when every gap is blocked") \
+        + f"; {_n(g.redeals)} redeal{'s' if g.redeals != 1 else ''} in all)"
