@@ -11,7 +11,11 @@ from typing import TYPE_CHECKING
 from ..cards import RANK_NAMES, RANK_OF, RANK_TEXT, SUIT_OF, UNKNOWN, code_text, rank_from_text
 from .deal import _DealAgain, fresh_deck, lay_out, pile_list
 from .engine import FOLD, MOVE, PAIR, REVEAL, STOCK, Mechanic
+from .mechanics import accordion, foundations, gaps, pairs, reserve, stock, tableau, waste
+from .mechanics.base import number_word as _n
+from .mechanics.base import where as _where
 from .position import Position
+from .wins import win_rule
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -19,13 +23,6 @@ if TYPE_CHECKING:
     from . import pieces as P
     from .engine import Engine, Piles, Raw
     from .variant import Variant
-
-_NUM = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-        8: "eight", 9: "nine", 10: "ten", 12: "twelve", 13: "thirteen"}
-
-
-def _n(k: int) -> str:
-    return _NUM.get(k, str(k))
 
 
 def summary(v: Variant, template: str | None = None) -> str:
@@ -133,68 +130,15 @@ def describe(v: Variant) -> list[str]:
         deck = f"a {v.deck_size}-card deck: {names} of each suit"
     lines.append(f"Cards: {deck}.")
     lines += deal_lines(v)
-    eng = v.engine()
-    groups = eng.groups
-    if v.tableau and v.tableau.move != "none":
-        t = v.tableau
-        lines.append(f"Tableau ({_n(t.count)} piles): {t.build.phrase()}; {t.move_phrase()}; "
-                     f"{t.space_phrase()}" + (f"; at most {t.max_cards} cards a pile"
-                                              if t.max_cards else "") + ".")
-    if v.tableau and any(s.face == "down" for s in v.deal):
-        lines.append("A face-down card is turned up as soon as it is uncovered.")
-    if v.reserve:
-        lines.append(_reserve(v))
-    for f in v.foundations:
-        if v.pairs:
-            discard = eng.names[groups.foundations[0]]
-            lines.append(f"Removed cards go to the discard pile {discard}.")
-            continue
-        first = groups.foundations[sum(g.count for g in v.foundations[:v.foundations.index(f)])]
-        where = _where(eng.names, list(range(first, first + f.count)))
-        text = f"Foundations ({_n(f.count)}, {where}): {f.phrase()}"
-        if f.max_cards < 13:
-            text += f", up to the {RANK_TEXT[f.max_cards]}"
-        if f.transfer:
-            text += "; when the two foundations of a suit meet, cards may pass from one to " \
-                    "the other, one at a time"
-        if not f.complete_runs:
-            text += "; " + ("the top card may come back to the tableau" if f.returns
-                            else "cards never come back to the tableau")
-        elif f.auto:
-            text += " as soon as it is complete"
-        else:
-            text += " when the player chooses (type the pile then f)"
-        lines.append(text + ".")
-    if v.waste and v.waste.build:
-        b = v.waste.build
-        text = "Tableau cards go one at a time onto the waste, one rank up or down, " \
-               "suits ignored, no turning the corner"
-        if b.closed:
-            text += f"; nothing goes on a {' or '.join(b.closed)}"
-        lines.append(text + ".")
-    if v.pairs:
-        p = v.pairs
-        lines.append(p.phrase()[0].upper() + p.phrase()[1:] + ".")
-    if v.pyramid:
-        lines.append("A pyramid card is available when both cards covering it have gone; the "
-                     "card turned up on the stock and the top card of the waste are available "
-                     "too. A card covered only by its partner cannot pair with it.")
-    if v.accordion:
-        reach = " or ".join(("next to it" if r == 1 else f"{_n(r)} to its left")
-                            for r in v.accordion.reach)
-        lines.append(f"A pile goes onto the pile {reach} (only leftwards) when their top cards "
-                     f"share a suit or a rank; the whole pile moves and the gap closes.")
-    if v.gaps:
-        g = v.gaps
-        lines.append("Fill a gap with the card one rank higher, in the same suit, than the card "
-                     "to its left; a gap after a king or after another gap is dead.")
-        lines.append(f"When every gap is dead, redeal ({_n(g.redeals)} redeals): keep each row's "
-                     f"run from its 2 up in suit, gather the rest with the aces, "
-                     + ("shuffle, " if g.shuffle else "")
-                     + "deal them into the empty places row by row, and take the aces out "
-                       "again.")
-    if v.stock:
-        lines.append(_stock(v))
+    # each mechanic's sentences, from its module
+    lines += tableau.rules_text(v)
+    lines += reserve.rules_text(v)
+    lines += foundations.rules_text(v)
+    lines += waste.rules_text(v)
+    lines += pairs.rules_text(v)
+    lines += accordion.rules_text(v)
+    lines += gaps.rules_text(v)
+    lines += stock.rules_text(v, _last_deal)
     lines.append(_win(v))
     lines += list(v.notes)
     return lines
@@ -252,74 +196,6 @@ def _rank(text: str) -> int:
     return rank_from_text(text)
 
 
-def _where(names: Sequence[str], piles: Sequence[int]) -> str:
-    """``t1-t7`` or ``a2-a13, b2-b13``: runs of consecutive piles with one prefix."""
-    runs: list[list[int]] = []
-    for i in piles:
-        if runs and i == runs[-1][-1] + 1 and \
-                names[i].rstrip("0123456789") == names[runs[-1][0]].rstrip("0123456789"):
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    return ", ".join(names[r[0]] if len(r) == 1 else f"{names[r[0]]}-{names[r[-1]]}"
-                     for r in runs)
-
-
-def _reserve(v: Variant) -> str:
-    r: P.Reserve = v.reserve  # type: ignore[assignment]  # (only where there is one)
-    names = f"r1-r{r.count}" if r.count > 1 else "r1"
-    text = f"Reserve ({names}): the top card of each is available to the foundations" + (
-        " and the tableau" if v.tableau and v.tableau.build.direction != "none" else "")
-    text += "; nothing is built on it"
-    if r.accepts != "none":
-        what = "a card" if r.accepts == "card" else "a card or a run"
-        src = " or ".join({"t": "the top of a tableau pile", "w": "the waste"}[x]
-                          for x in r.sources)
-        when = {"always": "", "stock-empty": ", once the whole stock has been dealt",
-                "last-pass": ", in the last pass"}[r.when]
-        text += f"; an empty place takes {what} from {src}{when}"
-    return text + "."
-
-
-def _stock(v: Variant) -> str:
-    st: P.Stock = v.stock  # type: ignore[assignment]  # (only where there is one)
-    if st.redeal == "shuffle":
-        return f"Stock: never played from directly; it refills emptied piles. Redeal (type s, " \
-               f"{_n(st.passes - 1)} times): gather the tableau and the stock, shuffle, and " \
-               f"deal again as at the start."
-    passes = ("unlimited passes: turn the waste over as the new stock when the stock is empty"
-              if st.passes == 0 else "one pass, no redeal" if st.passes == 1
-              else f"{_n(st.passes)} passes in all")
-    if st.redeal == "gather":
-        passes = f"{_n(st.passes)} passes in all: when the stock is empty, type s to put each " \
-                 f"tableau pile on the one to its left, turn the packet over as the new stock " \
-                 f"and deal again"
-    if st.reserve_on_redeal:
-        passes += f"; at the redeal {_n(st.reserve_on_redeal)} cards go face up to the reserve"
-    if st.strict_last_pass:
-        passes += "; in the last pass every card turned must be played at once, or the game " \
-                  "is lost"
-    if st.deal == "waste":
-        if st.turn_up:
-            return f"Stock (type s): turn up the top stock card in place; the next s moves it " \
-                   f"to the waste and turns up the next; {passes}."
-        n = "one card" if st.draw == 1 else f"{_n(st.draw)} cards"
-        extra = "; only the top card of the waste is playable" if st.draw > 1 else \
-            "; the top card of the waste is playable"
-        return f"Stock (type s): turn {n} onto the waste{extra}; {passes}."
-    if st.deal == "tableau":
-        cond = ", only when no tableau pile is empty" if st.no_empty_tableau else \
-            ", empty piles included"
-        n = "one card" if st.per_pile == 1 else f"{_n(st.per_pile)} cards"
-        more = f"; {passes}" if st.passes != 1 else ""
-        return f"Stock (type s): deal {n} face up onto every tableau pile{cond}" \
-               f"{_last_deal(v)}{more}."
-    if st.deal == "line":
-        return "Stock (type s): deal the next card face up at the right end of the line; " \
-               "play may stop for moves at any time."
-    return "No stock."
-
-
 def _last_deal(v: Variant) -> str:
     """Where the stock does not share out evenly (Spider 10 x 5: 54 cards, ten piles): how
     many full deals there are, and where the last short one goes (as the engine deals it,
@@ -339,19 +215,7 @@ def _last_deal(v: Variant) -> str:
 
 
 def _win(v: Variant) -> str:
-    return {
-        "foundations": f"Won when all {v.deck_size} cards are on the foundations"
-                       + (" (removed)." if v.pairs else "."),
-        "tableau-empty": "Won when the tableau is cleared. Score: cards left in the tableau "
-                         "(lower is better); minus the stock cards left when it is cleared.",
-        "pyramid-empty": "Won when the 28 cards of the pyramid are removed.",
-        "one-pile": "Won when all the cards are in one pile.",
-        "gaps-rows": "Won when every row runs from its 2 to its king in one suit, with the gap "
-                     "at the end.",
-        "tableau-full": f"Won when every tableau pile holds {v.tableau.max_cards if v.tableau else 13} cards.",
-        "octave": "Won when every foundation runs from ace to ten and the court cards stand in "
-                  "the tableau as columns of K, Q, J in alternating colours.",
-    }[v.win] + " Lost when no move is left" + (
+    return win_rule(v).phrase(v) + " Lost when no move is left" + (
         ". A whole pass through the stock that changes nothing is not turned over again "
         "until another move is made." if v.stock and
         v.stock.passes == 0 else ".")
@@ -458,11 +322,7 @@ def _stock_action(v: Variant) -> str:
     """What ``s`` does in ``v`` (empty when it has no stock action)."""
     st = v.stock
     if v.gaps:
-        g = v.gaps
-        if not g.redeals:
-            return ""
-        return "redeal" + (" (at any time" if g.anytime else " (when every gap is blocked") \
-            + f"; {_n(g.redeals)} redeal{'s' if g.redeals != 1 else ''} in all)"
+        return gaps.redeal_action(v.gaps)
     if not st:
         return ""
     if st.redeal == "waste":
@@ -568,7 +428,7 @@ def describe_move(eng: Engine, raw: Raw, piles: Piles, down: Sequence[int],
     if kind == STOCK:
         st = eng.variant.stock
         if eng.gaps:
-            return "redeal the cards out of order"
+            return gaps.REDEAL_DONE
         s = piles[groups.stock] if groups.stock >= 0 else ()
         if st is not None and st.deal == "tableau":
             return f"deal a row from the stock ({min(len(s), len(groups.tableau))} cards)"

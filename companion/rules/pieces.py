@@ -20,8 +20,6 @@ SPACE_RULES = ("any", "kings", "none", "waste", "auto-waste-stock", "auto-stock"
 SPACE_SOURCES = ("t", "w", "s", "r", "f")
 STOCK_DEALS = ("waste", "tableau", "line", "none")
 REDEALS = ("waste", "gather", "shuffle", "none")
-WIN_RULES = ("foundations", "tableau-empty", "one-pile", "pyramid-empty", "gaps-rows",
-             "tableau-full", "octave")
 
 _SUIT_PHRASE = {
     "same-suit": "in suit",
@@ -76,11 +74,15 @@ class Build:
         """``table[lower][upper]`` for every pair of codes, UNKNOWN included."""
         return [[self.allows(lo, up) for up in range(53)] for lo in range(53)]
 
+    def suit_phrase(self) -> str:
+        """``in alternating colours`` and the like."""
+        return _SUIT_PHRASE[self.suits]
+
     def phrase(self) -> str:
         """``builds down in alternating colours`` and the like."""
         if self.direction == "none":
             return "allows no building"
-        text = f"builds {self.direction.replace('-', ' ')} {_SUIT_PHRASE[self.suits]}"
+        text = f"builds {self.direction.replace('-', ' ')} {self.suit_phrase()}"
         if self.wrap:
             text += ", turning the corner from K to A"
         if self.closed:

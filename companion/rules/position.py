@@ -34,7 +34,7 @@ from ..errors import (
 )
 from .deal import DEAL_VERSION, dealt, fingerprint, lay_out
 from .engine import MOVE, PAIR, REVEAL, STOCK, Engine, Raw, RawMove
-from .explain import explain, explain_cards, is_won
+from .explain import explain, explain_cards
 from .moves import PILE_RE, Move
 from .variant import Variant, find_variant, load_variant
 
@@ -460,7 +460,8 @@ class Position:
 
     # ------------------------------------------------------------------ game over
     def is_won(self) -> bool:
-        return is_won(self)
+        """Whether the game is won, by the variant's win rule (:mod:`.wins`)."""
+        return self.engine.won(self)
 
     def pass_was_idle(self) -> bool:
         """Unlimited passes, the stock is spent, and the whole last pass changed nothing: the
@@ -488,13 +489,9 @@ class Position:
         return None
 
     def score(self) -> int | None:
-        """Golf's score: cards left in the tableau; minus the stock left when it is cleared."""
-        v = self.variant
-        if v.win != "tableau-empty":
-            return None
-        g = self.engine.groups
-        left = sum(len(self.piles[i]) for i in g.tableau)
-        return left if left else -len(self.piles[g.stock])
+        """The score, where the win rule keeps one (Golf's: see :mod:`.wins`)."""
+        score = self.engine.win_rule.score
+        return score(self) if score else None
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:

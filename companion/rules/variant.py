@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import RANKS, rank_from_text
 from ..errors import CompanionError, VariantError
 from . import pieces as P
+from .wins import WINS
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -419,7 +420,7 @@ def _check(v: Variant) -> None:
         enum(v.reserve.accepts, ("none", "card", "unit"), "reserve.accepts")
         enum(v.reserve.when, ("always", "stock-empty", "last-pass"), "reserve.when")
         enum(v.reserve.move, ("single", "run"), "reserve.move")
-    enum(v.win, P.WIN_RULES, "win")
+    enum(v.win, tuple(WINS), "win")
     for step in v.deal:
         enum(step.step, P.DEAL_STEPS, "deal.step")
     for r in v.ranks:

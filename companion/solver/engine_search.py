@@ -15,7 +15,6 @@ from typing import Any
 
 from ..cards import UNKNOWN
 from ..rules.engine import MOVE, STOCK, Raw, WasteMover
-from ..rules.explain import win_test
 from ..rules.position import Position
 from . import config
 from .knowledge import knowledge
@@ -101,7 +100,7 @@ def _steps(pos: Position, prefer: Sequence[Raw] | None, short: bool, strategy: s
                            time.perf_counter() - start, reason, list(line))
 
     stranded = kn.strander(pos)
-    won, may_block = win_test(eng), eng.may_block  # (work.is_won(), one call less)
+    won, may_block = eng.won, eng.may_block  # (work.is_won(), one call less)
     root_pass = pos.pass_no  # (a pass begun after it began in the search: see settle)
 
     gen_up = eng.gen_up

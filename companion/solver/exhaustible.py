@@ -14,6 +14,7 @@ from functools import cache
 from ..rules.engine import Engine, Mechanic, Table
 from ..rules.pieces import Stock
 from ..rules.position import Position
+from ..rules.wins import ALL_TO_FOUNDATIONS, ONE_PILE, PYRAMID_EMPTY, win_rule
 from .codes import has_unknown_cards
 from .derived import Derived
 
@@ -35,7 +36,7 @@ class Exhaustible(Derived):
                 and not eng.groups.reserve and eng.groups.waste < 0
                 and not eng.tmax and eng.space_card is not None
                 and not eng.may_block and not self.lone and not self.deal_first
-                and self.variant.win == "foundations" and self.decks == 1
+                and win_rule(self.variant) is ALL_TO_FOUNDATIONS and self.decks == 1
                 and len(eng.names) == len(self.T) + len(self.F))
 
     def talon_exhaustible(self, root: Position) -> bool:
@@ -63,7 +64,7 @@ class Exhaustible(Derived):
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and st.deal == "waste" and st.redeal == "waste"
                 and not st.no_empty_tableau and st.draw == self.talon_draw
-                and v.win == "foundations" and not self.lone and not self.deal_first
+                and win_rule(v) is ALL_TO_FOUNDATIONS and not self.lone and not self.deal_first
                 and len(eng.names) == len(self.T) + len(self.F) + 2
                 and not root.idle and root.down[S] == len(root.piles[S]) and not root.down[W])
 
@@ -100,7 +101,7 @@ class Exhaustible(Derived):
         card unknown, and the whole deck there."""
         eng = root.engine
         v = self.variant
-        return (v.accordion is not None and v.win == "one-pile" and eng.fold_table is not None
+        return (v.accordion is not None and win_rule(v) is ONE_PILE and eng.fold_table is not None
                 and eng.mechanics == {Mechanic.FOLDS}
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and len(eng.names) == len(eng.groups.pyramid) + (self.S >= 0)
@@ -119,7 +120,7 @@ class Exhaustible(Derived):
         groups = eng.groups
         v = self.variant
         st: Stock = v.stock  # type: ignore[assignment]  # (read only where there is one)
-        return (bool(v.pairs) and bool(v.pyramid) and v.win == "pyramid-empty"
+        return (bool(v.pairs) and bool(v.pyramid) and win_rule(v) is PYRAMID_EMPTY
                 and eng.mechanics == {Mechanic.PAIRS}
                 and not groups.tableau and not groups.reserve and len(groups.foundations) == 1
                 and len(eng.names) == len(groups.pyramid) + 3 and self.S >= 0 and self.W >= 0
@@ -138,12 +139,12 @@ class Exhaustible(Derived):
         groups = eng.groups
         v = self.variant
         st: Stock = v.stock  # type: ignore[assignment]  # (read only where there is one)
-        return (bool(v.pairs) and bool(v.pyramid) and v.win in ("pyramid-empty", "foundations")
+        return (bool(v.pairs) and bool(v.pyramid) and win_rule(v) in (PYRAMID_EMPTY, ALL_TO_FOUNDATIONS)
                 and eng.mechanics == {Mechanic.PAIRS}
                 and not groups.tableau and not groups.reserve and len(groups.foundations) == 1
                 and len(eng.names) == len(groups.pyramid) + 3 and self.S >= 0 and self.W >= 0
                 and st.deal == "waste" and st.draw == 1 and st.turn_up
-                and (st.passes > 0 or (v.win == "foundations" and not root.idle))
+                and (st.passes > 0 or (win_rule(v) is ALL_TO_FOUNDATIONS and not root.idle))
                 and st.redeal == "waste" and st.reserve_on_redeal == 0
                 and not (eng.fill_first or eng.strict_last or eng.force_aces)
                 and all(len(root.piles[i]) <= 1 for i in groups.pyramid)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from ..rules.engine import MOVE, PAIR, STOCK, Raw
 from ..rules.position import Position
+from ..rules.wins import ALL_TO_FOUNDATIONS
 from . import config
 from .codes import _BYTE
 from .lines import _replayed
@@ -191,7 +192,7 @@ def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
     slots, n, card, cover = view.slots, view.n, view.card, view.cover
     alone, match = view.alone, view.match
     passes = eng.stock.passes
-    clear_all = eng.variant.win == "foundations"
+    clear_all = eng.win_rule is ALL_TO_FOUNDATIONS
     turn = (STOCK, S, 0, -1)
     pair_ws = (PAIR, min(S, W), 0, max(S, W))
     nodes = 0

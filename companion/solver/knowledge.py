@@ -16,6 +16,14 @@ from functools import cache
 from ..cards import RANK_TEXT
 from ..rules.pieces import Stock
 from ..rules.variant import Variant
+from ..rules.wins import (
+    ALL_TO_FOUNDATIONS,
+    GAPS_ROWS,
+    ONE_PILE,
+    PYRAMID_EMPTY,
+    TABLEAU_EMPTY,
+    win_rule,
+)
 from .codes import _rank
 from .exhaustible import Exhaustible
 from .keys import Keys
@@ -41,7 +49,7 @@ _KNOWN = {
     "Gaps": {"rows", "columns", "redeals", "shuffle", "gap_rank"},
 }
 _KNOWN_SPACES = ("any", "kings", "none")
-_KNOWN_WINS = ("foundations", "tableau-empty", "pyramid-empty", "one-pile", "gaps-rows")
+_KNOWN_WINS = (ALL_TO_FOUNDATIONS, TABLEAU_EMPTY, PYRAMID_EMPTY, ONE_PILE, GAPS_ROWS)
 
 
 def _only_known(obj: object) -> bool:
@@ -85,7 +93,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
 
         known = (all(_only_known(x) for x in (v, v.tableau, v.stock, v.reserve, v.waste,
                                                v.pairs, v.pyramid, v.accordion, v.gaps))
-                 and all(_only_known(f) for f in v.foundations) and v.win in _KNOWN_WINS)
+                 and all(_only_known(f) for f in v.foundations) and win_rule(v) in _KNOWN_WINS)
         tab = v.tableau
         # Spaces filled from the stock or the waste (or at once, by rule) tie the tableau to
         # the stock: none of the shortcuts below is made for them.
@@ -152,7 +160,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         # card that covers it or that it covers (they can never both be free), can never
         # leave, and the game is lost.
         self.partnerless = None
-        if known and v.pairs and v.pyramid and v.win == "pyramid-empty":
+        if known and v.pairs and v.pyramid and win_rule(v) is PYRAMID_EMPTY:
             self.partnerless = self._partnerless_test(v, codes)
         # Accordion dealt card by card: dealing the next card to the end of the line changes
         # no pile a fold uses, and folding changes nothing the deal does, so any winning line
@@ -163,7 +171,7 @@ class Knowledge(Keys, StuckCards, SafeMoves, Supermoves, Ordering, Exhaustible):
         # that the engine's moves up alone find them (``gen_up``).
         self.safe_up = not self.deal_first
         self.keep_piles_filled = bool(v.stock) and st.no_empty_tableau
-        self.clear_tableau = v.win == "tableau-empty"
+        self.clear_tableau = win_rule(v) is TABLEAU_EMPTY
         self.narrowable = known and tab is not None and bool(self.F) and not v.pairs \
             and not any(f.complete_runs for f in v.foundations)
         self.tb = tab.build.table() if tab is not None else None  # type: ignore[assignment]

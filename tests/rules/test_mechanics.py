@@ -9,6 +9,7 @@ import pytest
 
 from companion.rules import Mechanic, load_variant, variant_keys
 from companion.rules.engine import Engine
+from companion.rules.mechanics import MODULES, OWNER
 
 
 def _generators():
@@ -22,7 +23,7 @@ def test_every_generator_makes_one_mechanic():
     assert len(gens) >= len(Mechanic)
     for name, f in gens:
         assert isinstance(getattr(f, "mechanic", None), Mechanic), \
-            f"Engine.{name} names no Mechanic (mark it with @_makes)"
+            f"Engine.{name} names no Mechanic (mark it with @makes)"
     # and every mechanic is made by some generator
     assert {f.mechanic for _, f in gens} == set(Mechanic)
 
@@ -56,3 +57,11 @@ def test_a_variants_mechanics_are_its_generators(key, options):
 ])
 def test_mechanics_of_some_variants(key, mechanics):
     assert load_variant(key).engine().mechanics == mechanics
+
+
+def test_each_mechanic_is_generated_in_the_module_registered_for_it():
+    assert set(OWNER) == set(Mechanic)
+    for name, f in _generators():
+        assert f.__module__ == OWNER[f.mechanic].__name__, name
+    for word, module in MODULES.items():
+        assert word == module.WORD
