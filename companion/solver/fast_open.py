@@ -5,16 +5,15 @@ written for speed, the tableau piles as byte strings played on directly."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from ..rules.engine import MOVE, Raw
 from ..rules.position import Position
 from .codes import _BYTE, _ENDS
+from .exhaust import Exhaustive, Mark, Played
 from .knowledge import knowledge
-from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
+from .results import WON, Search
 from .safe_moves import _safe_test
 
 
@@ -35,7 +34,6 @@ def _exhaust(pos: Position, short: bool, max_states: int | None,
     takes still first."""
     kn = knowledge(pos.variant)
     eng = pos.engine
-    start = time.perf_counter()
     if visited is None:
         visited = set()
     T = kn.T
@@ -53,7 +51,6 @@ def _exhaust(pos: Position, short: bool, max_states: int | None,
         for x in piles[f]:
             onf[x] += 1
     sep = _ENDS[0]
-    nodes = 0
 
     def takes() -> list[int]:  # card -> the foundation (its number in frules) that takes it now, or -1
         m = [-1] * 53
@@ -108,12 +105,7 @@ def _exhaust(pos: Position, short: bool, max_states: int | None,
     def raw(steps: Sequence[tuple[int, int]]) -> list[Raw]:
         return [(MOVE, T[i], 1, T[j] if j >= 0 else frules[-1 - j][0]) for i, j in steps]
 
-    def result(verdict: str, reason: str,
-               steps: Sequence[tuple[int, int]] = ()) -> SolveResult:
-        moves_ = _replayed(pos, raw(steps), short, "the fast whole search")
-        return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, len(visited),
-                           time.perf_counter() - start, reason, moves_)
-
+    run = Exhaustive(pos, short, "the fast whole search", raw, visited.__len__)
     key = sep.join(sorted(cols))
     visited.add(key)
     keep_line = line is not None
@@ -121,60 +113,59 @@ def _exhaust(pos: Position, short: bool, max_states: int | None,
         line.add(key)  # type: ignore[union-attr]  # (keep_line)
     size = eng.deck_size  # the game is won when the foundations hold it all
     if sum(flen) == size:
-        return result(WON, "won")
+        return run.finish(WON, "won", [])
     up = takes()
-    stack = [iter(moves(up))]
-    path: list[tuple[int, int, bytes, Any, list[int], bytes]] = []   # (i, j, pile i before, pile j or the foundation before, takes, key)
-    while stack:
-        for i, j in stack[-1]:
-            src = cols[i]
-            c = src[-1]
-            cols[i] = src[:-1]
-            if j >= 0:
-                dst = cols[j]
-                cols[j] = dst + one[c]
-                key = sep.join(sorted(cols))
-                if key in visited:
-                    cols[i], cols[j] = src, dst
-                    continue
-                visited.add(key)
-                path.append((i, j, src, dst, up, key))
-            else:
-                key = sep.join(sorted(cols))
-                if key in visited:
-                    cols[i] = src
-                    continue
-                visited.add(key)
-                k = -1 - j
-                path.append((i, j, src, (ftop[k], flen[k]), up, key))
-                ftop[k] = c
-                flen[k] += 1
-                onf[c] += 1
-                up = takes()
-                if sum(flen) == size:
-                    return result(WON, f"won after searching {nodes + 1} positions",
-                                  [(a, b) for a, b, *_ in path])
-            nodes += 1
-            if keep_line:
-                line.add(key)  # type: ignore[union-attr]  # (keep_line)
-            stack.append(iter(moves(up)))
-            if not nodes & SLICE:
-                if max_states is not None and len(visited) > max_states:
-                    return result(UNKNOWN_VERDICT, "memory budget spent")
-                yield nodes, len(visited)
-            break
+    # what a move changed, to undo it: (pile i before, pile j or the foundation before,
+    # takes, key)
+    trail: list[tuple[bytes, Any, list[int], bytes]] = []
+
+    def play(m: tuple[int, int]) -> Played[tuple[int, int]]:
+        nonlocal up
+        i, j = m
+        src = cols[i]
+        c = src[-1]
+        cols[i] = src[:-1]
+        if j >= 0:
+            dst = cols[j]
+            cols[j] = dst + one[c]
+            key = sep.join(sorted(cols))
+            if key in visited:
+                cols[i], cols[j] = src, dst
+                return None
+            visited.add(key)
+            trail.append((src, dst, up, key))
         else:
-            stack.pop()
-            if path:
-                i, j, src, old, up, key = path.pop()
-                if j >= 0:
-                    cols[j] = old
-                else:
-                    k = -1 - j
-                    onf[src[-1]] -= 1
-                    ftop[k], flen[k] = old
+            key = sep.join(sorted(cols))
+            if key in visited:
                 cols[i] = src
-                if keep_line:
-                    line.discard(key)  # type: ignore[union-attr]  # (keep_line)
-    return result(LOST, f"all {len(visited)} reachable positions searched "
-                        f"(up to symmetry and safe moves), none is won")
+                return None
+            visited.add(key)
+            k = -1 - j
+            trail.append((src, (ftop[k], flen[k]), up, key))
+            ftop[k] = c
+            flen[k] += 1
+            onf[c] += 1
+            up = takes()
+            if sum(flen) == size:
+                return Mark.WON_UNKEYED
+        if keep_line:
+            line.add(key)  # type: ignore[union-attr]  # (keep_line)
+        return moves(up)
+
+    def undo(m: tuple[int, int]) -> None:
+        nonlocal up
+        i, j = m
+        src, old, up, key = trail.pop()
+        if j >= 0:
+            cols[j] = old
+        else:
+            k = -1 - j
+            onf[src[-1]] -= 1
+            ftop[k], flen[k] = old
+        cols[i] = src
+        if keep_line:
+            line.discard(key)  # type: ignore[union-attr]  # (keep_line)
+
+    return (yield from run.run(moves(up), play, undo, max_states, lambda: (
+        f"all {len(visited)} reachable positions searched "
+        f"(up to symmetry and safe moves), none is won")))

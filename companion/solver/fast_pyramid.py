@@ -8,7 +8,6 @@ passes (:func:`_exhaust_pyramid`, where
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 
 from ..rules.engine import MOVE, PAIR, STOCK, Raw
@@ -16,12 +15,17 @@ from ..rules.position import Position
 from ..rules.wins import ALL_TO_FOUNDATIONS
 from . import config
 from .codes import _BYTE
-from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolverError, SolveResult
+from .exhaust import Exhaustive, Mark, Played
+from .results import WON, Search, SolverError
 
 # A removal as :class:`_PairView` counts it: (a card, its partner: a card, -1 - a talon class,
 # or None for a card removed alone).
 Removal = tuple[int, int | None]
+# A child of a position in :func:`_exhaust_pairs`: (its removals, the pyramid's mask, the
+# talon's counts by class).
+PairsChild = tuple[list[Removal], int, bytes]
+# A child in :func:`_exhaust_pyramid`: (its moves, mask, talon, pointer, stock top up, pass).
+PyramidChild = tuple[list[Raw], int, bytes, int, bool, int]
 
 
 class _PairView:
@@ -75,12 +79,12 @@ class _PairView:
                     again = True
         return m
 
-    def children(self, m: int, t: bytes) -> list[tuple[list[Removal], int, bytes]]:
+    def children(self, m: int, t: bytes) -> list[PairsChild]:
         """(removals, mask, talon counts) after each removal from the pyramid ``m`` and
         the talon counted by class ``t``: two free pyramid cards paired, or a free pyramid
         card with a talon card of a class it takes (the removal (card, -1 - class)); the
         kings it frees removed too."""
-        out: list[tuple[list[Removal], int, bytes]] = []
+        out: list[PairsChild] = []
         fr = self.free(m)
         match, takes, settle = self.match, self.takes, self.settle
         for x, (a, ca) in enumerate(fr):
@@ -114,57 +118,39 @@ def _exhaust_pairs(pos: Position, short: bool, max_states: int | None,
     engine (:func:`_played_out`), the stock turned between removals. ``prefer`` is not used
     (the line's first move may be a turn of the stock)."""
     eng = pos.engine
-    start = time.perf_counter()
     S, W = eng.groups.stock, eng.groups.waste
     piles = pos.piles
     view = _PairView(pos)
     cls, K, children = view.cls, view.K, view.children
     talon = [c for c in piles[W] + piles[S] if c not in view.alone]
-    nodes = 0
-
-    def result(verdict: str, reason: str,
-               steps: Sequence[Removal] | None = None) -> SolveResult:
-        moves_: list[Raw] = []
-        if steps is not None:
-            left = {k: [c for c in talon if cls[c] == k] for k in range(K)}
-            removals: list[tuple[int, ...]] = []
-            for a, b in steps:  # a talon class named: the first card of it left there
-                removals.append((a,) if b is None else (a, left[-1 - b].pop(0)) if b < 0
-                                else (a, b))
-            moves_ = _played_out(pos, removals)  # (the talon's kings may stay there)
-            moves_ = _replayed(pos, moves_, short, "the search of the pyramid and talon")
-        return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, len(seen),
-                           time.perf_counter() - start, reason, moves_)
-
     root: list[Removal] = []
     mask = view.settle(view.mask(), root)
     t0 = view.classes(talon)
     seen = {(mask, t0)}
+
+    def line(path: Sequence[PairsChild]) -> list[Raw]:
+        left = {k: [c for c in talon if cls[c] == k] for k in range(K)}
+        removals: list[tuple[int, ...]] = []
+        for a, b in root + [s for steps, *_ in path for s in steps]:
+            # a talon class named: the first card of it left there
+            removals.append((a,) if b is None else (a, left[-1 - b].pop(0)) if b < 0
+                            else (a, b))
+        return _played_out(pos, removals)  # (the talon's kings may stay there)
+
+    run = Exhaustive(pos, short, "the search of the pyramid and talon", line, seen.__len__)
     if not mask:
-        return result(WON, "won", root)
-    stack = [iter(children(mask, t0))]
-    path = [root]
-    while stack:
-        for steps, m, t in stack[-1]:
-            if (m, t) in seen:
-                continue
-            seen.add((m, t))
-            nodes += 1
-            path.append(steps)
-            if not m:
-                return result(WON, f"won after searching {nodes} positions",
-                              [s for p in path for s in p])
-            stack.append(iter(children(m, t)))
-            if not nodes & SLICE:
-                if max_states is not None and len(seen) > max_states:
-                    return result(UNKNOWN_VERDICT, "memory budget spent")
-                yield nodes, len(seen)
-            break
-        else:
-            stack.pop()
-            path.pop()
-    return result(LOST, f"all {len(seen)} reachable positions searched (the talon by its "
-                        f"cards' classes, every one within reach), none is won")
+        return run.finish(WON, "won", [])
+
+    def play(child: PairsChild) -> Played[PairsChild]:
+        _, m, t = child
+        if (m, t) in seen:
+            return None
+        seen.add((m, t))
+        return children(m, t) if m else Mark.WON
+
+    return (yield from run.run(children(mask, t0), play, None, max_states, lambda: (
+        f"all {len(seen)} reachable positions searched (the talon by its "
+        f"cards' classes, every one within reach), none is won")))
 
 
 def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
@@ -185,7 +171,6 @@ def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
     saying ``lost``; a won line is replayed in the engine before it is given. ``prefer``: raw
     moves to try first at the root."""
     eng = pos.engine
-    start = time.perf_counter()
     S, W, f = eng.groups.stock, eng.groups.waste, eng.groups.foundations[0]
     piles = pos.piles
     view = _PairView(pos)
@@ -195,7 +180,6 @@ def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
     clear_all = eng.win_rule is ALL_TO_FOUNDATIONS
     turn = (STOCK, S, 0, -1)
     pair_ws = (PAIR, min(S, W), 0, max(S, W))
-    nodes = 0
     met: dict[tuple[int, bytes, int, bool], int] = {}  # (mask, talon, pointer, stock top up) -> the earliest pass it was met in
 
     def settle(m: int, tal: bytes, ptr: int, up: bool,
@@ -223,9 +207,9 @@ def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
         return m, tal, ptr, up
 
     def children(m: int, tal: bytes, ptr: int, up: bool,
-                 pno: int) -> list[tuple[list[Raw], int, bytes, int, bool, int]]:
+                 pno: int) -> list[PyramidChild]:
         """(moves, mask, talon, pointer, stock top up, pass) after each move, pairs first."""
-        out: list[tuple[list[Raw], int, bytes, int, bool, int]] = []
+        out: list[PyramidChild] = []
         fr = [k for k in range(n) if m >> k & 1 and not m & cover[k]]
         wtop = tal[ptr - 1] if ptr else -1
         stop = tal[ptr] if up else -1
@@ -293,55 +277,45 @@ def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
                 known[line.pop()] = False
         return False
 
-    def result(verdict: str, reason: str, path: Sequence[Sequence[Raw]] = ()) -> SolveResult:
-        line = _replayed(pos, [x for mv in path for x in mv], short,
-                         "the search of the pyramid and the talon")
-        return SolveResult(verdict, [eng.text(x) for x in line], nodes, len(met),
-                           time.perf_counter() - start, reason, line)
-
     root: list[Raw] = []
+
+    def line(path: Sequence[PyramidChild]) -> list[Raw]:
+        return root + [x for ch in path for x in ch[0]]
+
+    run = Exhaustive(pos, short, "the search of the pyramid and the talon", line, met.__len__)
     cut = 0
     m0 = view.mask()
     tal0 = bytes(piles[W]) + bytes(piles[S][::-1])
     up0 = pos.down[S] < len(piles[S])
     m0, tal0, ptr0, up0 = settle(m0, tal0, len(piles[W]), up0, root)
     if won(m0, tal0):
-        return result(WON, "won", [root])
+        return run.finish(WON, "won", [])
     met[(m0, tal0, ptr0, up0)] = pos.pass_no
     first = children(m0, tal0, ptr0, up0, pos.pass_no)
     if prefer:
         order = {x: k for k, x in enumerate(prefer)}
         first.sort(key=lambda ch: order.get(ch[0][0], len(order)))
     relaxed = config.CONFIG.relaxed
-    stack = [iter(first)]
-    path = [root]
-    while stack:
-        for mv, m, tal, ptr, up, pno in stack[-1]:
-            key = (m, tal, ptr, up)
-            old = met.get(key)
-            if old is not None and old <= pno:
-                continue
-            met[key] = pno
-            nodes += 1
-            path.append(mv)
-            if won(m, tal):
-                return result(WON, f"won after searching {nodes} positions", path)
-            if relaxed and not clearable(m, view.classes(tal)):
-                path.pop()
-                cut += 1
-                continue
-            stack.append(iter(children(m, tal, ptr, up, pno)))
-            if not nodes & SLICE:
-                if max_states is not None and len(met) > max_states:
-                    return result(UNKNOWN_VERDICT, "memory budget spent")
-                yield nodes, len(met)
-            break
-        else:
-            stack.pop()
-            path.pop()
-    return result(LOST, f"all {len(met)} reachable positions searched (a position met again "
-                        f"in a later pass left out; {cut} whose pyramid could not be cleared "
-                        f"even with the passes unlimited not searched further), none is won")
+
+    def play(child: PyramidChild) -> Played[PyramidChild]:
+        nonlocal cut
+        _, m, tal, ptr, up, pno = child
+        key = (m, tal, ptr, up)
+        old = met.get(key)
+        if old is not None and old <= pno:
+            return None
+        met[key] = pno
+        if won(m, tal):
+            return Mark.WON
+        if relaxed and not clearable(m, view.classes(tal)):
+            cut += 1
+            return Mark.CUT
+        return children(m, tal, ptr, up, pno)
+
+    return (yield from run.run(first, play, None, max_states, lambda: (
+        f"all {len(met)} reachable positions searched (a position met again "
+        f"in a later pass left out; {cut} whose pyramid could not be cleared "
+        f"even with the passes unlimited not searched further), none is won")))
 
 
 def _played_out(pos: Position, removals: Iterable[tuple[int, ...]]) -> list[Raw]:
