@@ -7,15 +7,14 @@ starts, which foundation takes each card, and the engine's raw moves for a move.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 
 from ..rules.engine import MOVE, STOCK, Engine, Raw, Table
 from ..rules.position import Position
 from .codes import _BYTE, _ENDS
+from .exhaust import Exhaustive, Mark, Played
 from .knowledge import Knowledge, knowledge
-from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
+from .results import WON, Search
 from .safe_moves import _safe_test
 
 # The engine's foundation rules (``Engine.f_rules``): (pile, codes on an empty pile, codes on
@@ -158,7 +157,6 @@ def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
     every reachable position before saying ``lost``. A won line is replayed in the engine
     before it is given. ``prefer``: raw moves to try first at the root, in order, as in
     :func:`solve`."""
-    start = time.perf_counter()
     kn, eng, T, S, W, d, tb, onto, space_card, frules, Fp = _bytes_game(pos)
     nT, returns, auto = len(T), eng.f_returns, kn.auto
     waste_auto = W in kn.auto_sources
@@ -166,7 +164,6 @@ def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
     ends, one = _ENDS, _BYTE
     visited: set[bytes] = set()
     dom: dict[bytes, int] = {}
-    nodes = 0
     fcache: dict[Founds, tuple[list[int], bytearray, bytes, int]] = {}
 
     def fstate(fp: Founds) -> tuple[list[int], bytearray, bytes, int]:
@@ -326,17 +323,6 @@ def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
 
     raw_of = _raw_of(T, Fp, S, W)
 
-    def result(verdict: str, reason: str,
-               path: Sequence[tuple[BMove | None, list[Raw]]] = ()) -> SolveResult:
-        line: list[Raw] = []
-        for m, raw in path:
-            if m is not None:
-                line += raw_of(m)
-            line += raw
-        line = _replayed(pos, line, short, "the fast whole search")
-        return SolveResult(verdict, [eng.text(m) for m in line], nodes, len(visited) + len(dom),
-                           time.perf_counter() - start, reason, line)
-
     def fresh(parts: list[bytes], fp: Founds, tal: bytes, ptr: int) -> bool:
         key = b"".join(sorted(parts)) + fstate(fp)[2] + tal
         n = len(tal)
@@ -366,24 +352,30 @@ def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
     raw0: list[Raw] = []
     if auto:
         fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw0)
-    path: list[tuple[BMove | None, list[Raw]]] = [(None, raw0)]
+    # the safe moves played after each move of the path
+    trail: list[list[Raw]] = []
+
+    def line(path: Sequence[BMove]) -> list[Raw]:
+        out = list(raw0)
+        for m, raw in zip(path, trail, strict=True):
+            out += raw_of(m)
+            out += raw
+        return out
+
+    run = Exhaustive(pos, short, "the fast whole search", line,
+                     lambda: len(visited) + len(dom))
     if sum(map(len, fp)) == size:
-        return result(WON, "won", path)
+        return run.finish(WON, "won", [])
     fresh(parts, fp, tal, ptr)
-    # each frame: the position (its piles as lists, foundations, talon, pointer) and its
-    # moves not yet tried
     ms = moves(cols, downs, fp, tal, ptr)
     if prefer:  # (the first raw move of each: the stock action, for a jump)
         order = {m: k for k, m in enumerate(prefer)}
         ms.sort(key=lambda m: order.get(raw_of(m)[0], len(order)))
-    frames = [(cols, downs, parts, fp, tal, ptr, iter(ms))]
-    while frames:
-        fr = frames[-1]
-        m = next(fr[6], None)
-        if m is None:
-            frames.pop()
-            path.pop()
-            continue
+    # the positions on the path: their piles as lists, foundations, talon, pointer
+    states = [(cols, downs, parts, fp, tal, ptr)]
+
+    def play(m: BMove) -> Played[BMove]:
+        fr = states[-1]
         cols, downs, parts, fp, tal, ptr = fr[0][:], fr[1], fr[2][:], fr[3], fr[4], fr[5]
         kind = m[0]
         changed: tuple[int, ...] | None = None
@@ -430,16 +422,18 @@ def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
                 downs = downs[:]  # (settle may turn a card)
             fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw, changed)
         if fp is not fr[3] and sum(map(len, fp)) == size:
-            path.append((m, raw))
-            return result(WON, f"won after searching {nodes + 1} positions", path)
+            trail.append(raw)
+            return Mark.WON_UNKEYED
         if not fresh(parts, fp, tal, ptr):
-            continue
-        nodes += 1
-        path.append((m, raw))
-        frames.append((cols, downs, parts, fp, tal, ptr, iter(moves(cols, downs, fp, tal, ptr))))
-        if not nodes & SLICE:
-            if max_states is not None and len(visited) + len(dom) > max_states:
-                return result(UNKNOWN_VERDICT, "memory budget spent")
-            yield nodes, len(visited) + len(dom)
-    return result(LOST, f"all {len(visited) + len(dom)} reachable positions searched "
-                        f"(up to symmetry and safe moves), none is won")
+            return None
+        trail.append(raw)
+        states.append((cols, downs, parts, fp, tal, ptr))
+        return moves(cols, downs, fp, tal, ptr)
+
+    def undo(m: BMove) -> None:
+        states.pop()
+        trail.pop()
+
+    return (yield from run.run(ms, play, undo, max_states, lambda: (
+        f"all {len(visited) + len(dom)} reachable positions searched "
+        f"(up to symmetry and safe moves), none is won")))
