@@ -5,15 +5,14 @@ bit of a table."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from ..rules.engine import MOVE, STOCK, Raw
 from ..rules.position import Position
+from .exhaust import Exhaustive
 from .exhaustible import _sink_classes
 from .knowledge import knowledge
-from .lines import _replayed
-from .results import LOST, SLICE, WON, Search, SolveResult
+from .results import LOST, SLICE, WON, Search
 
 
 def _exhaust_sink(pos: Position, short: bool, max_states: int | None,
@@ -37,7 +36,6 @@ def _exhaust_sink(pos: Position, short: bool, max_states: int | None,
     before it is given."""
     kn = knowledge(pos.variant)
     eng = pos.engine
-    start = time.perf_counter()
     T, S, W = kn.T, kn.S, kn.W
     cls, ok = _sink_classes(eng)
     K = len(ok)
@@ -84,16 +82,13 @@ def _exhaust_sink(pos: Position, short: bool, max_states: int | None,
     def raw(path: Sequence[int]) -> list[Raw]:
         return [(MOVE, T[i], 1, W) if i >= 0 else (STOCK, S, 0, -1) for i in path]
 
-    def result(verdict: str, reason: str, path: Sequence[int] = ()) -> SolveResult:
-        moves_ = _replayed(pos, raw(path), short, "the fast whole search")
-        return SolveResult(verdict, [eng.text(m) for m in moves_], nodes, nodes + 1,
-                           time.perf_counter() - start, reason, moves_)
-
+    # The skeleton's result; its loop is written out below (a call a position costs here).
+    run = Exhaustive(pos, short, "the fast whole search", raw, lambda: run.nodes + 1)
     if not left:
-        return result(WON, "won")
+        return run.finish(WON, "won", [])
     if any(on_tableau[a] and lost(a) for a in range(K)):
-        return result(LOST, "a tableau card can never leave: every card it may go on is "
-                            "beneath it or covered on the waste")
+        return run.finish(LOST, "a tableau card can never leave: every card it may go on is "
+                                "beneath it or covered on the waste")
     k0 = hk + top0
     seen[k0 >> 3] |= 1 << (k0 & 7)
     # The root's moves, in the order preferred; below it each position's moves are found
@@ -155,7 +150,8 @@ def _exhaust_sink(pos: Position, short: bool, max_states: int | None,
                 on_tableau[ntop] -= 1
                 path.append(i)
                 if not left:
-                    return result(WON, f"won after searching {nodes} positions", path)
+                    run.nodes = nodes
+                    return run.finish(WON, f"won after searching {nodes} positions", path)
             else:
                 path.append(-1)
             supply[top] -= 1  # covered for good
@@ -178,5 +174,6 @@ def _exhaust_sink(pos: Position, short: bool, max_states: int | None,
                     break
             if not nodes & SLICE:
                 yield nodes, nodes + 1
-    return result(LOST, f"all {nodes + 1} reachable positions searched (those where a card "
+    run.nodes = nodes
+    return run.finish(LOST, f"all {nodes + 1} reachable positions searched (those where a card "
                         f"can no longer leave cut short), none is won")
