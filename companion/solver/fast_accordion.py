@@ -5,19 +5,22 @@ top cards, searched from both ends interleaved (:data:`LINE_ORDERS`)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Sequence
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
 
 from ..rules.engine import FOLD, STOCK, Raw
 from ..rules.position import Position
 from .codes import _BYTE
+from .exhaust import Exhaustive, Mark, Played
 from .knowledge import knowledge
-from .lines import _replayed
-from .results import LOST, SLICE, UNKNOWN_VERDICT, WON, Search, SolveResult
+from .results import LOST, UNKNOWN_VERDICT, WON, Search, SolveResult
 
 # The orders of Accordion's searches on the line (:func:`_exhaust_line`): each searches the
 # whole space, interleaved, a slice each in turn; together they win deals neither wins alone.
 LINE_ORDERS = ("left", "right")
+# A fold: (the pile's place k in the line, how far left it goes d, the line after it).
+Fold = tuple[int, int, bytes]
+WHO = "the search on the line"
 
 
 def _exhaust_line(pos: Position, short: bool, max_states: int | None,
@@ -46,21 +49,12 @@ def _exhaust_line(pos: Position, short: bool, max_states: int | None,
     table = eng.fold_table
     reach = sorted(eng.accordion.reach)
     one = _BYTE
-    counts = [0] * len(LINE_ORDERS)
-    sizes = [0] * len(LINE_ORDERS)
 
-    def raw(path: Sequence[tuple[int, int]]) -> list[Raw]:
-        return [(STOCK, S, 0, -1)] * deals + [(FOLD, P[k], 0, P[k - d]) for k, d in path]
+    def raw(path: Sequence[Fold]) -> list[Raw]:
+        return [(STOCK, S, 0, -1)] * deals + [(FOLD, P[k], 0, P[k - d]) for k, d, _ in path]
 
-    def result(verdict: str, reason: str,
-               path: Sequence[tuple[int, int]] | None = None) -> SolveResult:
-        moves_ = _replayed(pos, raw(path), short, "the search on the line") \
-            if path is not None else []
-        return SolveResult(verdict, [eng.text(m) for m in moves_], sum(counts), sum(sizes),
-                           time.perf_counter() - start, reason, moves_)
-
-    def folds(s: bytes, reverse: bool) -> list[tuple[int, int, bytes]]:  # (k, d, the line after the fold)
-        out: list[tuple[int, int, bytes]] = []
+    def folds(s: bytes, reverse: bool) -> list[Fold]:  # (k, d, the line after the fold)
+        out: list[Fold] = []
         for k in range(1, len(s)):
             c = s[k]
             for d in reach:
@@ -71,58 +65,47 @@ def _exhaust_line(pos: Position, short: bool, max_states: int | None,
         return out
 
     if len(line) <= 1:
-        return result(WON, "won", [])
+        return Exhaustive(pos, short, WHO, raw, lambda: 0).finish(WON, "won", [])
 
-    def search(number: int, reverse: bool, cap: int | None
-               ) -> Generator[None, None, tuple[str, list[tuple[int, int]] | None, int]]:
+    def search(number: int, reverse: bool, cap: int | None) -> Search:
         seen = {line}
         kids = folds(line, reverse)
         if prefer and not deals and number == 0:  # (the first search tries them first)
             order = {m: j for j, m in enumerate(prefer)}
-            kids.sort(key=lambda f: order.get(raw([f[:2]])[0], len(order)))
-        frames: list[list[Any]] = [[kids, 0]]  # (the children, the next one to try)
-        path: list[tuple[int, int]] = []
-        nodes = 0
-        while frames:
-            fr = frames[-1]
-            kids, i = fr
-            while i < len(kids) and kids[i][2] in seen:
-                i += 1
-            if i == len(kids):
-                frames.pop()
-                if path:
-                    path.pop()
-                continue
-            fr[1] = i + 1
-            k, d, s = kids[i]
+            kids.sort(key=lambda f: order.get(raw([f])[0], len(order)))
+
+        def play(f: Fold) -> Played[Fold]:
+            s = f[2]
+            if s in seen:
+                return None
             seen.add(s)
-            nodes += 1
-            path.append((k, d))
-            if len(s) == 1:
-                counts[number], sizes[number] = nodes, len(seen)
-                return WON, path, number
-            frames.append([folds(s, reverse), 0])
-            if not nodes & SLICE:
-                counts[number], sizes[number] = nodes, len(seen)
-                if cap is not None and len(seen) > cap:
-                    return UNKNOWN_VERDICT, None, number
-                yield
-        counts[number], sizes[number] = nodes, len(seen)
-        return LOST, None, number
+            return folds(s, reverse) if len(s) > 1 else Mark.WON
+
+        run = Exhaustive(pos, short, WHO, raw, seen.__len__)
+        return (yield from run.run(kids, play, None, cap, str))
 
     cap = max_states // len(LINE_ORDERS) if max_states is not None else None
     runs = [search(j, how == "right", cap) for j, how in enumerate(LINE_ORDERS)]
-    while runs:
-        for run in list(runs):
+    counts = [0] * len(LINE_ORDERS)
+    sizes = [0] * len(LINE_ORDERS)
+    live = list(enumerate(runs))
+    while live:
+        for number, run in list(live):
             try:
-                next(run)
+                counts[number], sizes[number] = next(run)
             except StopIteration as done:
-                verdict, path, number = done.value
-                if verdict == WON:
-                    return result(WON, f"won after searching {sum(counts)} lines", path)
-                if verdict == LOST:
-                    return result(LOST, f"all {sizes[number]} lines that folds reach searched "
-                                        "(every card dealt first), none is won")
-                runs.remove(run)
+                got: SolveResult = done.value
+                counts[number], sizes[number] = got.nodes, got.states
+                if got.verdict == WON:
+                    return replace(got, nodes=sum(counts), states=sum(sizes),
+                                   seconds=time.perf_counter() - start,
+                                   reason=f"won after searching {sum(counts)} lines")
+                if got.verdict == LOST:
+                    return replace(got, nodes=sum(counts), states=sum(sizes),
+                                   seconds=time.perf_counter() - start,
+                                   reason=f"all {sizes[number]} lines that folds reach "
+                                          "searched (every card dealt first), none is won")
+                live.remove((number, run))
         yield sum(counts), sum(sizes)
-    return result(UNKNOWN_VERDICT, "memory budget spent")
+    return SolveResult(UNKNOWN_VERDICT, [], sum(counts), sum(sizes),
+                       time.perf_counter() - start, "memory budget spent")
