@@ -5,8 +5,9 @@ positions, and the result with its won line replayed in the engine. A fast searc
 its encoding of a position and its moves: ``play`` (a move from the current position: its
 children, or a :class:`Mark`), ``undo`` and the raw moves of a line.
 
-Golf's and Accordion's searches keep their inner loops written out (a call a position costs
-them measurably) and share the rest: :meth:`Exhaustive.finish` and :meth:`Exhaustive.spent`."""
+The protocol: where a search applies (the tests of :class:`~.exhaustible.Exhaustible`),
+:meth:`Exhaustive.run` and :meth:`Exhaustive.finish`. Golf's search keeps its inner loop written
+out (a call a position costs it measurably) and shares the rest: :meth:`Exhaustive.finish`."""
 
 from __future__ import annotations
 

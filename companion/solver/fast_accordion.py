@@ -13,7 +13,7 @@ from ..rules.position import Position
 from .codes import _BYTE
 from .exhaust import Exhaustive, Mark, Played
 from .knowledge import knowledge
-from .results import LOST, UNKNOWN_VERDICT, WON, Search, SolveResult
+from .results import UNKNOWN_VERDICT, WON, Search, SolveResult
 
 # The orders of Accordion's searches on the line (:func:`_exhaust_line`): each searches the
 # whole space, interleaved, a slice each in turn; together they win deals neither wins alone.
@@ -82,7 +82,7 @@ def _exhaust_line(pos: Position, short: bool, max_states: int | None,
             return folds(s, reverse) if len(s) > 1 else Mark.WON
 
         run = Exhaustive(pos, short, WHO, raw, seen.__len__)
-        return (yield from run.run(kids, play, None, cap, str))
+        return run.run(kids, play, None, cap, str)
 
     cap = max_states // len(LINE_ORDERS) if max_states is not None else None
     runs = [search(j, how == "right", cap) for j, how in enumerate(LINE_ORDERS)]
@@ -96,15 +96,12 @@ def _exhaust_line(pos: Position, short: bool, max_states: int | None,
             except StopIteration as done:
                 got: SolveResult = done.value
                 counts[number], sizes[number] = got.nodes, got.states
-                if got.verdict == WON:
+                if got.verdict != UNKNOWN_VERDICT:  # (any order's win or loss settles it)
+                    reason = (f"won after searching {sum(counts)} lines" if got.verdict == WON
+                              else f"all {sizes[number]} lines that folds reach searched "
+                                   "(every card dealt first), none is won")
                     return replace(got, nodes=sum(counts), states=sum(sizes),
-                                   seconds=time.perf_counter() - start,
-                                   reason=f"won after searching {sum(counts)} lines")
-                if got.verdict == LOST:
-                    return replace(got, nodes=sum(counts), states=sum(sizes),
-                                   seconds=time.perf_counter() - start,
-                                   reason=f"all {sizes[number]} lines that folds reach "
-                                          "searched (every card dealt first), none is won")
+                                   seconds=time.perf_counter() - start, reason=reason)
                 live.remove((number, run))
         yield sum(counts), sum(sizes)
     return SolveResult(UNKNOWN_VERDICT, [], sum(counts), sum(sizes),
