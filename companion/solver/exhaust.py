@@ -29,8 +29,8 @@ class Mark(Enum):
 
     WON = "won"
     """Won: counted as searched, the move the line's last."""
-    WON_UNKEYED = "won unkeyed"
-    """Won before the position was keyed: not counted (the open tableau's and talon's)."""
+    WON_UNCOUNTED = "won uncounted"
+    """Won, not counted as searched (as the open tableau's and the talon's searches count)."""
     CUT = "cut"
     """New, counted as searched, but not searched through (a bound says it cannot win)."""
 

@@ -147,7 +147,7 @@ def _exhaust(pos: Position, short: bool, max_states: int | None,
             onf[c] += 1
             up = takes()
             if sum(flen) == size:
-                return Mark.WON_UNKEYED
+                return Mark.WON_UNCOUNTED
         if keep_line:
             line.add(key)  # type: ignore[union-attr]  # (keep_line)
         return moves(up)

@@ -423,7 +423,7 @@ def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
             fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw, changed)
         if fp is not fr[3] and sum(map(len, fp)) == size:
             trail.append(raw)
-            return Mark.WON_UNKEYED
+            return Mark.WON_UNCOUNTED
         if not fresh(parts, fp, tal, ptr):
             return None
         trail.append(raw)
