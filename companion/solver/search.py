@@ -78,7 +78,8 @@ winning lines in :mod:`.lines`; the portfolio (:func:`solve` and its scheduler) 
 :mod:`.portfolio`; the general search through the engine in :mod:`.engine_search`; the lean
 look in :mod:`.lean`; the fast whole searches in :mod:`.fast_open` (an open tableau),
 :mod:`.fast_talon` (Klondike's talon), :mod:`.fast_golf` (Golf's waste),
-:mod:`.fast_accordion` (Accordion's line) and :mod:`.fast_pyramid` (pairs and the pyramid).
+:mod:`.fast_accordion` (Accordion's line) and :mod:`.fast_pyramid` (pairs and the pyramid), on
+the skeleton they share in :mod:`.exhaust`.
 """
 
 from __future__ import annotations
