@@ -5,13 +5,13 @@ top cards, searched from both ends interleaved (:data:`LINE_ORDERS`)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from ..rules.engine import FOLD, STOCK, Raw
 from ..rules.position import Position
 from .codes import _BYTE
-from .exhaust import Exhaustive, Mark, Played
+from .exhaust import Exhaustive, Mark, Step
 from .knowledge import knowledge
 from .results import UNKNOWN_VERDICT, WON, Search, SolveResult
 
@@ -74,15 +74,17 @@ def _exhaust_line(pos: Position, short: bool, max_states: int | None,
             order = {m: j for j, m in enumerate(prefer)}
             kids.sort(key=lambda f: order.get(raw([f])[0], len(order)))
 
-        def play(f: Fold) -> Played[Fold]:
-            s = f[2]
-            if s in seen:
-                return None
-            seen.add(s)
-            return folds(s, reverse) if len(s) > 1 else Mark.WON
+        def step(todo: Iterator[Fold]) -> Step[Fold]:
+            for f in todo:
+                s = f[2]
+                if s in seen:
+                    continue
+                seen.add(s)
+                return f, folds(s, reverse) if len(s) > 1 else Mark.WON
+            return None
 
         run = Exhaustive(pos, short, WHO, raw, seen.__len__)
-        return run.run(kids, play, None, cap, str)
+        return run.run(kids, step, None, cap, str)
 
     cap = max_states // len(LINE_ORDERS) if max_states is not None else None
     runs = [search(j, how == "right", cap) for j, how in enumerate(LINE_ORDERS)]

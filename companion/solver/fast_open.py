@@ -5,13 +5,13 @@ written for speed, the tableau piles as byte strings played on directly."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..rules.engine import MOVE, Raw
 from ..rules.position import Position
 from .codes import _BYTE, _ENDS
-from .exhaust import Exhaustive, Mark, Played
+from .exhaust import Exhaustive, Mark, Step
 from .knowledge import knowledge
 from .results import WON, Search
 from .safe_moves import _safe_test
@@ -119,38 +119,40 @@ def _exhaust(pos: Position, short: bool, max_states: int | None,
     # takes, key)
     trail: list[tuple[bytes, Any, list[int], bytes]] = []
 
-    def play(m: tuple[int, int]) -> Played[tuple[int, int]]:
+    def step(todo: Iterator[tuple[int, int]]) -> Step[tuple[int, int]]:
         nonlocal up
-        i, j = m
-        src = cols[i]
-        c = src[-1]
-        cols[i] = src[:-1]
-        if j >= 0:
-            dst = cols[j]
-            cols[j] = dst + one[c]
-            key = sep.join(sorted(cols))
-            if key in visited:
-                cols[i], cols[j] = src, dst
-                return None
-            visited.add(key)
-            trail.append((src, dst, up, key))
-        else:
-            key = sep.join(sorted(cols))
-            if key in visited:
-                cols[i] = src
-                return None
-            visited.add(key)
-            k = -1 - j
-            trail.append((src, (ftop[k], flen[k]), up, key))
-            ftop[k] = c
-            flen[k] += 1
-            onf[c] += 1
-            up = takes()
-            if sum(flen) == size:
-                return Mark.WON_UNCOUNTED
-        if keep_line:
-            line.add(key)  # type: ignore[union-attr]  # (keep_line)
-        return moves(up)
+        for m in todo:
+            i, j = m
+            src = cols[i]
+            c = src[-1]
+            cols[i] = src[:-1]
+            if j >= 0:
+                dst = cols[j]
+                cols[j] = dst + one[c]
+                key = sep.join(sorted(cols))
+                if key in visited:
+                    cols[i], cols[j] = src, dst
+                    continue
+                visited.add(key)
+                trail.append((src, dst, up, key))
+            else:
+                key = sep.join(sorted(cols))
+                if key in visited:
+                    cols[i] = src
+                    continue
+                visited.add(key)
+                k = -1 - j
+                trail.append((src, (ftop[k], flen[k]), up, key))
+                ftop[k] = c
+                flen[k] += 1
+                onf[c] += 1
+                up = takes()
+                if sum(flen) == size:
+                    return m, Mark.WON_UNCOUNTED
+            if keep_line:
+                line.add(key)  # type: ignore[union-attr]  # (keep_line)
+            return m, moves(up)
+        return None
 
     def undo(m: tuple[int, int]) -> None:
         nonlocal up
@@ -166,6 +168,6 @@ def _exhaust(pos: Position, short: bool, max_states: int | None,
         if keep_line:
             line.discard(key)  # type: ignore[union-attr]  # (keep_line)
 
-    return (yield from run.run(moves(up), play, undo, max_states, lambda: (
+    return (yield from run.run(moves(up), step, undo, max_states, lambda: (
         f"all {len(visited)} reachable positions searched "
         f"(up to symmetry and safe moves), none is won")))

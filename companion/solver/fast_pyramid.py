@@ -8,14 +8,14 @@ passes (:func:`_exhaust_pyramid`, where
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..rules.engine import MOVE, PAIR, STOCK, Raw
 from ..rules.position import Position
 from ..rules.wins import ALL_TO_FOUNDATIONS
 from . import config
 from .codes import _BYTE
-from .exhaust import Exhaustive, Mark, Played
+from .exhaust import Exhaustive, Mark, Step
 from .results import WON, Search, SolverError
 
 # A removal as :class:`_PairView` counts it: (a card, its partner: a card, -1 - a talon class,
@@ -141,14 +141,16 @@ def _exhaust_pairs(pos: Position, short: bool, max_states: int | None,
     if not mask:
         return run.finish(WON, "won", [])
 
-    def play(child: PairsChild) -> Played[PairsChild]:
-        _, m, t = child
-        if (m, t) in seen:
-            return None
-        seen.add((m, t))
-        return children(m, t) if m else Mark.WON
+    def step(todo: Iterator[PairsChild]) -> Step[PairsChild]:
+        for child in todo:
+            _, m, t = child
+            if (m, t) in seen:
+                continue
+            seen.add((m, t))
+            return child, children(m, t) if m else Mark.WON
+        return None
 
-    return (yield from run.run(children(mask, t0), play, None, max_states, lambda: (
+    return (yield from run.run(children(mask, t0), step, None, max_states, lambda: (
         f"all {len(seen)} reachable positions searched (the talon by its "
         f"cards' classes, every one within reach), none is won")))
 
@@ -297,22 +299,24 @@ def _exhaust_pyramid(pos: Position, short: bool, max_states: int | None,
         first.sort(key=lambda ch: order.get(ch[0][0], len(order)))
     relaxed = config.CONFIG.relaxed
 
-    def play(child: PyramidChild) -> Played[PyramidChild]:
+    def step(todo: Iterator[PyramidChild]) -> Step[PyramidChild]:
         nonlocal cut
-        _, m, tal, ptr, up, pno = child
-        key = (m, tal, ptr, up)
-        old = met.get(key)
-        if old is not None and old <= pno:
-            return None
-        met[key] = pno
-        if won(m, tal):
-            return Mark.WON
-        if relaxed and not clearable(m, view.classes(tal)):
-            cut += 1
-            return Mark.CUT
-        return children(m, tal, ptr, up, pno)
+        for child in todo:
+            _, m, tal, ptr, up, pno = child
+            key = (m, tal, ptr, up)
+            old = met.get(key)
+            if old is not None and old <= pno:
+                continue
+            met[key] = pno
+            if won(m, tal):
+                return child, Mark.WON
+            if relaxed and not clearable(m, view.classes(tal)):
+                cut += 1
+                return child, Mark.CUT
+            return child, children(m, tal, ptr, up, pno)
+        return None
 
-    return (yield from run.run(first, play, None, max_states, lambda: (
+    return (yield from run.run(first, step, None, max_states, lambda: (
         f"all {len(met)} reachable positions searched (a position met again "
         f"in a later pass left out; {cut} whose pyramid could not be cleared "
         f"even with the passes unlimited not searched further), none is won")))

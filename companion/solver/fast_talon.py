@@ -7,12 +7,12 @@ starts, which foundation takes each card, and the engine's raw moves for a move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..rules.engine import MOVE, STOCK, Engine, Raw, Table
 from ..rules.position import Position
 from .codes import _BYTE, _ENDS
-from .exhaust import Exhaustive, Mark, Played
+from .exhaust import Exhaustive, Mark, Step
 from .knowledge import Knowledge, knowledge
 from .results import WON, Search
 from .safe_moves import _safe_test
@@ -374,66 +374,68 @@ def _exhaust_talon(pos: Position, short: bool, max_states: int | None,
     # the positions on the path: their piles as lists, foundations, talon, pointer
     states = [(cols, downs, parts, fp, tal, ptr)]
 
-    def play(m: BMove) -> Played[BMove]:
+    def step(todo: Iterator[BMove]) -> Step[BMove]:
         fr = states[-1]
-        cols, downs, parts, fp, tal, ptr = fr[0][:], fr[1], fr[2][:], fr[3], fr[4], fr[5]
-        kind = m[0]
-        changed: tuple[int, ...] | None = None
-        if kind == 0:
-            _, a, n, b = m
-            p = cols[a]
-            rest = cols[a] = p[:-n]
-            cols[b] += p[-n:]
-            if downs[a] >= len(rest):
-                downs = downs[:]
-                downs[a] = len(rest) - 1 if rest else 0
-            parts[a] = rest + ends[downs[a]]
-            parts[b] = cols[b] + ends[downs[b]]
-            changed = (a,)  # (the top of b was the top of a)
-        elif kind == 1:
-            _, a, k = m
-            p = cols[a]
-            rest = cols[a] = p[:-1]
-            if downs[a] >= len(rest):
-                downs = downs[:]
-                downs[a] = len(rest) - 1 if rest else 0
-            parts[a] = rest + ends[downs[a]]
-            fp = fp[:k] + (fp[k] + p[-1:],) + fp[k + 1:]
-        elif kind == 2:
-            _, _, q, b = m
-            c = tal[q - 1]
-            tal, ptr = tal[:q - 1] + tal[q:], q - 1
-            if b >= 0:
-                cols[b] += one[c]
+        for m in todo:
+            cols, downs, parts, fp, tal, ptr = fr[0][:], fr[1], fr[2][:], fr[3], fr[4], fr[5]
+            kind = m[0]
+            changed: tuple[int, ...] | None = None
+            if kind == 0:
+                _, a, n, b = m
+                p = cols[a]
+                rest = cols[a] = p[:-n]
+                cols[b] += p[-n:]
+                if downs[a] >= len(rest):
+                    downs = downs[:]
+                    downs[a] = len(rest) - 1 if rest else 0
+                parts[a] = rest + ends[downs[a]]
                 parts[b] = cols[b] + ends[downs[b]]
-                changed = (b, -1)
+                changed = (a,)  # (the top of b was the top of a)
+            elif kind == 1:
+                _, a, k = m
+                p = cols[a]
+                rest = cols[a] = p[:-1]
+                if downs[a] >= len(rest):
+                    downs = downs[:]
+                    downs[a] = len(rest) - 1 if rest else 0
+                parts[a] = rest + ends[downs[a]]
+                fp = fp[:k] + (fp[k] + p[-1:],) + fp[k + 1:]
+            elif kind == 2:
+                _, _, q, b = m
+                c = tal[q - 1]
+                tal, ptr = tal[:q - 1] + tal[q:], q - 1
+                if b >= 0:
+                    cols[b] += one[c]
+                    parts[b] = cols[b] + ends[downs[b]]
+                    changed = (b, -1)
+                else:
+                    k = -1 - b
+                    fp = fp[:k] + (fp[k] + one[c],) + fp[k + 1:]
             else:
-                k = -1 - b
-                fp = fp[:k] + (fp[k] + one[c],) + fp[k + 1:]
-        else:
-            _, k, b = m
-            f = fp[k]
-            fp = fp[:k] + (f[:-1],) + fp[k + 1:]
-            cols[b] += f[-1:]
-            parts[b] = cols[b] + ends[downs[b]]
-        raw: list[Raw] = []
-        if auto:
-            if downs is fr[1]:
-                downs = downs[:]  # (settle may turn a card)
-            fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw, changed)
-        if fp is not fr[3] and sum(map(len, fp)) == size:
+                _, k, b = m
+                f = fp[k]
+                fp = fp[:k] + (f[:-1],) + fp[k + 1:]
+                cols[b] += f[-1:]
+                parts[b] = cols[b] + ends[downs[b]]
+            raw: list[Raw] = []
+            if auto:
+                if downs is fr[1]:
+                    downs = downs[:]  # (settle may turn a card)
+                fp, tal, ptr = settle(cols, downs, parts, fp, tal, ptr, raw, changed)
+            if fp is not fr[3] and sum(map(len, fp)) == size:
+                trail.append(raw)
+                return m, Mark.WON_UNCOUNTED
+            if not fresh(parts, fp, tal, ptr):
+                continue
             trail.append(raw)
-            return Mark.WON_UNCOUNTED
-        if not fresh(parts, fp, tal, ptr):
-            return None
-        trail.append(raw)
-        states.append((cols, downs, parts, fp, tal, ptr))
-        return moves(cols, downs, fp, tal, ptr)
+            states.append((cols, downs, parts, fp, tal, ptr))
+            return m, moves(cols, downs, fp, tal, ptr)
+        return None
 
     def undo(m: BMove) -> None:
         states.pop()
         trail.pop()
 
-    return (yield from run.run(ms, play, undo, max_states, lambda: (
+    return (yield from run.run(ms, step, undo, max_states, lambda: (
         f"all {len(visited) + len(dom)} reachable positions searched "
         f"(up to symmetry and safe moves), none is won")))
