@@ -40,7 +40,8 @@ bench: $(STAMP)
 # whose rank glyphs are drawn in many free typefaces (FONTS=extra: synth.EXTRA_TRAIN_FONTS,
 # installed here first where apt-get is and they are missing; FONTS=train: the five DejaVu
 # faces only), and DESIGNS scenes a published design that may be trained on (Kennard's four
-# CC0 decks, fetched into vision-data/ and rasterised with the [designs] extra), EPOCHS passes;
+# CC0 decks, fetched into vision-data/ and rasterised with the [designs] extra; Knoll's and
+# Spatz's public-domain decks, committed in models/designs/), EPOCHS passes;
 # then the refiner beside it (`make refiner` alone: REFINE_SCENES scenes of their own, the same
 # fonts, 64 hidden units; about 8 minutes on one core).
 SCENES ?= 1000
