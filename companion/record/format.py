@@ -42,7 +42,7 @@ from datetime import datetime
 from ..errors import CompanionError, VariantError
 from ..pysolfc import GAMES, number_problem, unsupported_text
 from ..pysolfc import deal as pysol_deal
-from ..rules import DEAL_VERSION, Position, find_variant, load_variant
+from ..rules import DEAL_VERSION, Position, Variant, find_variant, load_variant
 from ..rules.deal import MAX_SEED as MAX_SEED_VALUE
 from . import RecordError
 from .store import local_time
@@ -172,17 +172,7 @@ def parse_record(text: str) -> Record:
             if not line:
                 continue
             if line.startswith("["):
-                m = _HEADER.match(line)
-                if not m:
-                    raise RecordError(f'a header is written [Name "value"], not {line[:60]!r}',
-                                      n)
-                key, value = m.group(1), _unescape(m.group(2))
-                if len(value) > MAX_HEADER_VALUE:
-                    raise RecordError(f"the {key} header is too long", n)
-                if key in rec.headers:
-                    raise RecordError(f"the {key} header appears twice", n)
-                rec.headers[key] = value
-                rec.header_lines[key] = n
+                _read_header(rec, line, n)
                 continue
             in_headers = False
         for tok in _tokens(line, n):
@@ -222,6 +212,20 @@ def parse_record(text: str) -> Record:
         raise RecordError('no header block: a record starts with [Variant "..."] and '
                           '[Seed "..."] lines', 1)
     return rec
+
+
+def _read_header(rec: Record, line: str, n: int) -> None:
+    """One ``[Name "value"]`` line into ``rec``."""
+    m = _HEADER.match(line)
+    if not m:
+        raise RecordError(f'a header is written [Name "value"], not {line[:60]!r}', n)
+    key, value = m.group(1), _unescape(m.group(2))
+    if len(value) > MAX_HEADER_VALUE:
+        raise RecordError(f"the {key} header is too long", n)
+    if key in rec.headers:
+        raise RecordError(f"the {key} header appears twice", n)
+    rec.headers[key] = value
+    rec.header_lines[key] = n
 
 
 def _tokens(line: str, n: int) -> list:
@@ -289,18 +293,36 @@ def read_record(text: str) -> Imported:
 
     rec = parse_record(text)
     h, where = rec.headers, rec.header_lines
+    variant = _read_variant(h, where)
+    seed, pysol = _read_seed(h, where, variant)
+    started_at, result, name = _read_details(h, where)
+    start, start_json = _read_start(h, where, variant, seed, pysol)
+    pos, entries = _replay(rec, start)
+    result, termination, score = _settle_result(pos, result, where)
+    return Imported(variant=variant.key, options=variant.changed_options(), seed=seed,
+                    deal_version=DEAL_VERSION, name=name, start=start_json,
+                    started_at=started_at, entries=entries,
+                    result=None if result == "*" else result, termination=termination,
+                    score=score, position=pos,
+                    notes=[(ply, note_kind(text), text) for ply, text in rec.comments],
+                    pysol=pysol)
 
-    def need(key: str) -> str:
-        if key not in h:
-            raise RecordError(f"the record has no {key} header (e.g. "
-                              + {"Variant": '[Variant "klondike"]',
-                                 "Seed": '[Seed "7"], [Seed "PySolFC 123456"] or '
-                                         '[Seed "physical"]'}.get(key, key)
-                              + ")", 1)
-        return h[key].strip()
 
+def _need(h: dict[str, str], key: str) -> str:
+    """A required header's value, stripped; RecordError (line 1) when it is missing."""
+    if key not in h:
+        raise RecordError(f"the record has no {key} header (e.g. "
+                          + {"Variant": '[Variant "klondike"]',
+                             "Seed": '[Seed "7"], [Seed "PySolFC 123456"] or '
+                                     '[Seed "physical"]'}.get(key, key)
+                          + ")", 1)
+    return h[key].strip()
+
+
+def _read_variant(h: dict[str, str], where: dict[str, int]) -> Variant:
+    """The Variant and Options headers, as the variant they name."""
     try:
-        key = find_variant(need("Variant"))
+        key = find_variant(_need(h, "Variant"))
     except VariantError as exc:
         raise RecordError(str(exc), where.get("Variant")) from None
     options: dict[str, str] = {}
@@ -313,16 +335,18 @@ def read_record(text: str) -> Imported:
                               f"{part.strip()!r}", where.get("Options"))
         options[name.strip()] = value.strip()
     try:
-        variant = load_variant(key, options)
+        return load_variant(key, options)
     except VariantError as exc:
         raise RecordError(str(exc), where.get("Options")) from None
-    seed_text = need("Seed").lower()
-    seed: int | None
-    pysol: int | None = None
+
+
+def _read_seed(h: dict[str, str], where: dict[str, int],
+               variant: Variant) -> tuple[int | None, int | None]:
+    """The Seed header: (seed, PySolFC game number), each None where it does not apply."""
+    seed_text = _need(h, "Seed").lower()
     if seed_text == "physical":
-        seed = None
-    elif seed_text.startswith("pysolfc"):
-        seed = None
+        return None, None
+    if seed_text.startswith("pysolfc"):
         number = seed_text.removeprefix("pysolfc").strip()
         pysol = int(number) if number.isascii() and number.isdigit() and len(number) <= 40 \
             else -1
@@ -332,15 +356,21 @@ def read_record(text: str) -> Imported:
             problem = unsupported_text(variant.key)
         if problem:
             raise RecordError(f"Seed: {problem}", where.get("Seed"))
-    else:
-        try:
-            seed = int(seed_text)
-        except ValueError:
-            seed = -1
-        if not 0 <= seed <= MAX_SEED_VALUE:
-            raise RecordError(f"Seed is a whole number from 0 to {MAX_SEED_VALUE}, PySolFC "
-                              f"then a PySolFC game number (PySolFC 123456), or physical; "
-                              f"not {h['Seed']!r}", where.get("Seed"))
+        return None, pysol
+    try:
+        seed = int(seed_text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED_VALUE:
+        raise RecordError(f"Seed is a whole number from 0 to {MAX_SEED_VALUE}, PySolFC "
+                          f"then a PySolFC game number (PySolFC 123456), or physical; "
+                          f"not {h['Seed']!r}", where.get("Seed"))
+    return seed, None
+
+
+def _read_details(h: dict[str, str],
+                  where: dict[str, int]) -> tuple[str | None, str, str | None]:
+    """The DealVersion (checked), Date, Result and Name headers: (started_at, result, name)."""
     dv_text = h.get("DealVersion", str(DEAL_VERSION)).strip()
     if dv_text != str(DEAL_VERSION):
         raise RecordError(f"this record was dealt by deal version {dv_text}; this companion "
@@ -356,47 +386,65 @@ def read_record(text: str) -> Imported:
     name = (h.get("Name") or "").strip() or None
     if name is not None and len(name) > 200:
         raise RecordError("the Name header is longer than 200 characters", where.get("Name"))
+    return started_at, result, name
 
+
+def _read_start(h: dict[str, str], where: dict[str, int], variant: Variant, seed: int | None,
+                pysol: int | None) -> tuple[Position, str | None]:
+    """The start position and the JSON the store keeps of it (None for a seeded deal)."""
     start_json = None
     if pysol is not None:
         start = pysol_deal(variant, pysol)
         start_json = json.dumps(start.to_json())
     if seed is None and pysol is None:
-        if "Start" not in h:
-            raise RecordError("a physical game needs its Start header: the layout as the "
-                              "player typed it, in the JSON position form", 1)
-        try:
-            data = json.loads(h["Start"])
-        except (ValueError, RecursionError) as exc:
-            raise RecordError(f"the Start header is not JSON: {exc}", where["Start"]) from None
-        try:
-            start = Position.from_json(data)
-        except (CompanionError, ValueError, RecursionError) as exc:
-            raise RecordError(f"the Start position is not valid: {exc}",
-                              where["Start"]) from None
-        if start.variant.key != variant.key or start.variant.options != variant.options:
-            raise RecordError(f"the Start position is a {start.variant.identity} game, but the "
-                              f"headers say {variant.identity}", where["Start"])
-        if not start.is_valid():
-            flags = ", ".join(f.name.lower().replace("_", " ") for f in type(start.status())
-                              if f and f in start.status())
-            raise RecordError(f"the Start position is not a possible layout ({flags})",
-                              where["Start"])
-        start.seed = start.pysol = None
-        start_json = json.dumps(start.to_json())
-    else:
-        if pysol is None:
-            start = Position.deal(variant, seed)
-        if "Start" in h:
-            try:
-                given = Position.from_json(json.loads(h["Start"]))
-            except (ValueError, RecursionError, CompanionError) as exc:
-                raise RecordError(f"the Start header is not a valid position: {exc}",
-                                  where["Start"]) from None
-            if given.key() != start.key():
-                raise RecordError(f"the Start position is not the deal of {start.deal_name}",
-                                  where["Start"])
+        start = _physical_start(h, where, variant)
+        return start, json.dumps(start.to_json())
+    if pysol is None:
+        start = Position.deal(variant, seed)
+    if "Start" in h:
+        _check_dealt_start(h["Start"], where["Start"], start)
+    return start, start_json
 
+
+def _physical_start(h: dict[str, str], where: dict[str, int], variant: Variant) -> Position:
+    """The Start header of a physical game, checked against the headers and the rules."""
+    if "Start" not in h:
+        raise RecordError("a physical game needs its Start header: the layout as the "
+                          "player typed it, in the JSON position form", 1)
+    try:
+        data = json.loads(h["Start"])
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"the Start header is not JSON: {exc}", where["Start"]) from None
+    try:
+        start = Position.from_json(data)
+    except (CompanionError, ValueError, RecursionError) as exc:
+        raise RecordError(f"the Start position is not valid: {exc}",
+                          where["Start"]) from None
+    if start.variant.key != variant.key or start.variant.options != variant.options:
+        raise RecordError(f"the Start position is a {start.variant.identity} game, but the "
+                          f"headers say {variant.identity}", where["Start"])
+    if not start.is_valid():
+        flags = ", ".join(f.name.lower().replace("_", " ") for f in type(start.status())
+                          if f and f in start.status())
+        raise RecordError(f"the Start position is not a possible layout ({flags})",
+                          where["Start"])
+    start.seed = start.pysol = None
+    return start
+
+
+def _check_dealt_start(text: str, line: int, start: Position) -> None:
+    """A dealt game's optional Start header must be its deal."""
+    try:
+        given = Position.from_json(json.loads(text))
+    except (ValueError, RecursionError, CompanionError) as exc:
+        raise RecordError(f"the Start header is not a valid position: {exc}",
+                          line) from None
+    if given.key() != start.key():
+        raise RecordError(f"the Start position is not the deal of {start.deal_name}", line)
+
+
+def _replay(rec: Record, start: Position) -> tuple[Position, list[tuple[str, bool]]]:
+    """Every entry played from ``start``: the position reached and (move, is reveal) each."""
     pos = start.copy()
     entries: list[tuple[str, bool]] = []
     number = 0
@@ -408,14 +456,7 @@ def read_record(text: str) -> Imported:
                               line)
         waiting = pos.pending_reveals() if "=" not in text else []
         if waiting:
-            # as `companion play` does: no move before the cards that turned up are named
-            names = pos.engine.names
-            piles = list(dict.fromkeys(names[i] for i, _ in waiting))
-            raise RecordError(f"move {number} ({text}) is played while the card"
-                              f"{'s' if len(waiting) > 1 else ''} turned up on "
-                              f"{', '.join(piles)} {'are' if len(waiting) > 1 else 'is'} not "
-                              f"named: write the reveal ({piles[0]}=9c, the card seen) after "
-                              f"the move that turned it up", line)
+            raise _unnamed_reveal(pos, waiting, number, text, line)
         try:
             move = pos.play(text)
         except CompanionError as exc:
@@ -423,7 +464,25 @@ def read_record(text: str) -> Imported:
             reason = getattr(exc, "reason", None) or str(exc)
             raise RecordError(f"{what} ({text}) does not replay: {reason}", line) from None
         entries.append((str(move), move.is_reveal))
+    return pos, entries
 
+
+def _unnamed_reveal(pos: Position, waiting: list, number: int, text: str,
+                    line: int) -> RecordError:
+    """The error for a move played before the cards it waits on are named."""
+    # as `companion play` does: no move before the cards that turned up are named
+    names = pos.engine.names
+    piles = list(dict.fromkeys(names[i] for i, _ in waiting))
+    return RecordError(f"move {number} ({text}) is played while the card"
+                       f"{'s' if len(waiting) > 1 else ''} turned up on "
+                       f"{', '.join(piles)} {'are' if len(waiting) > 1 else 'is'} not "
+                       f"named: write the reveal ({piles[0]}=9c, the card seen) after "
+                       f"the move that turned it up", line)
+
+
+def _settle_result(pos: Position, result: str,
+                   where: dict[str, int]) -> tuple[str, str | None, int | None]:
+    """The Result header checked against the replayed game: (result, termination, score)."""
     outcome = None if pos.pending_reveals() else pos.outcome()
     termination = score = None
     if result in ("won", "lost"):
@@ -438,13 +497,7 @@ def read_record(text: str) -> Imported:
         result = outcome.result()
     if result in ("won", "lost") and outcome is not None:
         termination, score = outcome.termination.value, outcome.score
-    return Imported(variant=variant.key, options=variant.changed_options(), seed=seed,
-                    deal_version=DEAL_VERSION, name=name, start=start_json,
-                    started_at=started_at, entries=entries,
-                    result=None if result == "*" else result, termination=termination,
-                    score=score, position=pos,
-                    notes=[(ply, note_kind(text), text) for ply, text in rec.comments],
-                    pysol=pysol)
+    return result, termination, score
 
 
 def note_kind(text: str) -> str:
