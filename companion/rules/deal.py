@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import CARDS, RANK_OF, RANK_TEXT, UNKNOWN, rank_from_text
 from ..errors import VariantError
@@ -26,6 +26,9 @@ from .shuffle import MAX_SEED as MAX_SEED
 from .shuffle import SplitMix64 as SplitMix64
 from .shuffle import shuffled as shuffled
 from .variant import DEAL_VERSION, Variant
+
+if TYPE_CHECKING:
+    from .pieces import DealStep
 
 
 def fresh_deck(v: Variant) -> list[int]:
@@ -88,84 +91,114 @@ def lay_out(v: Variant, deck: list[int]) -> tuple[list[list[int]], list[int]]:
 
     What is left becomes the stock, its top card the next one the plan would have dealt.
     """
-    names = v.pile_names
-    piles: list[list[int]] = [[] for _ in names]
-    down = [0] * len(names)
-    rest = list(deck)
+    table = _Table(v, deck)
+    for step in v.deal:
+        table.do(step, pile_list(v, step.piles))
+    return table.finish()
 
-    def put(i: int, card: int, face: str) -> None:
+
+class _Table:
+    """The piles as :func:`lay_out` deals them, and the cards still in hand (``rest``)."""
+
+    def __init__(self, v: Variant, deck: list[int]) -> None:
+        self.v = v
+        self.names = v.pile_names
+        self.piles: list[list[int]] = [[] for _ in self.names]
+        self.down = [0] * len(self.names)
+        self.rest = list(deck)
+        self.foundations = [i for i, n in enumerate(self.names) if n[0] == "f"]
+
+    def put(self, i: int, card: int, face: str) -> None:
         if face == "down":
-            if down[i] != len(piles[i]):
-                raise VariantError(f"{v.key}: deal puts a face-down card on a face-up one")
-            down[i] += 1
-        piles[i].append(card)
+            if self.down[i] != len(self.piles[i]):
+                raise VariantError(f"{self.v.key}: deal puts a face-down card on a face-up one")
+            self.down[i] += 1
+        self.piles[i].append(card)
 
-    def take() -> int:
-        if not rest:
-            raise VariantError(f"{v.key}: the deal plan needs more cards than the deck has")
-        return rest.pop(0)
+    def take(self) -> int:
+        if not self.rest:
+            raise VariantError(f"{self.v.key}: the deal plan needs more cards than the deck has")
+        return self.rest.pop(0)
 
-    foundations = [i for i, n in enumerate(names) if n[0] == "f"]
-
-    def take_up(aces_up: bool) -> int:
+    def take_up(self, aces_up: bool) -> int:
         """The next card; with ``aces_up`` aces go to empty foundations as they come."""
         while True:
-            card = take()
+            card = self.take()
             if aces_up and card != UNKNOWN and RANK_OF[card] == 1:
-                home = next((f for f in foundations if not piles[f]), None)
+                home = next((f for f in self.foundations if not self.piles[f]), None)
                 if home is not None:
-                    piles[home].append(card)
+                    self.piles[home].append(card)
                     continue
             return card
 
-    for step in v.deal:
-        targets = pile_list(v, step.piles)
+    def do(self, step: DealStep, targets: list[int]) -> None:
+        """One step of the plan (a kind it does not know does nothing)."""
         if step.step in ("row", "to", "rows"):
-            dealt_now = []
-            for _ in range(step.rows if step.step == "rows" else 1):
-                for i in targets:
-                    card = take_up(step.aces_up)
-                    dealt_now.append(card)
-                    put(i, card, step.face)
-            if step.require and UNKNOWN not in dealt_now:
-                wanted = {rank_from_text(r) for r in step.require}
-                if not any(RANK_OF[c] in wanted for c in dealt_now):
-                    raise _DealAgain
+            self.rows(step, targets)
         elif step.step == "triangle":
-            for k, i in enumerate(targets):
-                put(i, take(), "up")
-                for j in targets[k + 1:]:
-                    put(j, take(), "down")
+            self.triangle(targets)
         elif step.step == "packets":
-            for i in targets:
-                for n in range(step.size):
-                    last = n == step.size - 1
-                    put(i, take_up(step.aces_up), "up" if (last and step.turn_top) else step.face)
+            self.packets(step, targets)
         elif step.step == "pull":
-            rank = rank_from_text(step.rank)
-            pulled = [c for c in rest if c != UNKNOWN and RANK_OF[c] == rank]
-            if UNKNOWN in rest:
-                pulled = [UNKNOWN] * len(targets)
-            if len(pulled) != len(targets):
-                raise VariantError(f"{v.key}: the deal pulls {len(pulled)} cards of rank "
-                                   f"{step.rank} for {len(targets)} piles")
-            for i, c in zip(targets, pulled, strict=True):
-                rest.remove(c)
-                put(i, c, "up")
+            self.pull(step, targets)
         elif step.step == "remove":
-            rank = rank_from_text(step.rank)
-            (dest,) = targets
-            for i, p in enumerate(piles):
-                if i != dest and p and p[-1] != UNKNOWN and RANK_OF[p[-1]] == rank \
-                        and len(p) == 1:
-                    piles[dest].append(p.pop())
-    if v.stock:
-        s = names.index("s")
-        piles[s] = rest[::-1]
-        down[s] = len(rest)
-    elif rest:
-        raise VariantError(f"{v.key}: the deal plan leaves {len(rest)} cards and there is no stock")
-    return piles, down
+            self.remove(step, targets)
+
+    def rows(self, step: DealStep, targets: list[int]) -> None:
+        dealt_now = []
+        for _ in range(step.rows if step.step == "rows" else 1):
+            for i in targets:
+                card = self.take_up(step.aces_up)
+                dealt_now.append(card)
+                self.put(i, card, step.face)
+        if step.require and UNKNOWN not in dealt_now:
+            wanted = {rank_from_text(r) for r in step.require}
+            if not any(RANK_OF[c] in wanted for c in dealt_now):
+                raise _DealAgain
+
+    def triangle(self, targets: list[int]) -> None:
+        for k, i in enumerate(targets):
+            self.put(i, self.take(), "up")
+            for j in targets[k + 1:]:
+                self.put(j, self.take(), "down")
+
+    def packets(self, step: DealStep, targets: list[int]) -> None:
+        for i in targets:
+            for n in range(step.size):
+                last = n == step.size - 1
+                self.put(i, self.take_up(step.aces_up),
+                         "up" if (last and step.turn_top) else step.face)
+
+    def pull(self, step: DealStep, targets: list[int]) -> None:
+        rank = rank_from_text(step.rank)
+        pulled = [c for c in self.rest if c != UNKNOWN and RANK_OF[c] == rank]
+        if UNKNOWN in self.rest:
+            pulled = [UNKNOWN] * len(targets)
+        if len(pulled) != len(targets):
+            raise VariantError(f"{self.v.key}: the deal pulls {len(pulled)} cards of rank "
+                               f"{step.rank} for {len(targets)} piles")
+        for i, c in zip(targets, pulled, strict=True):
+            self.rest.remove(c)
+            self.put(i, c, "up")
+
+    def remove(self, step: DealStep, targets: list[int]) -> None:
+        rank = rank_from_text(step.rank)
+        (dest,) = targets
+        for i, p in enumerate(self.piles):
+            if i != dest and p and p[-1] != UNKNOWN and RANK_OF[p[-1]] == rank \
+                    and len(p) == 1:
+                self.piles[dest].append(p.pop())
+
+    def finish(self) -> tuple[list[list[int]], list[int]]:
+        """What is left becomes the stock (an error where there is none)."""
+        if self.v.stock:
+            s = self.names.index("s")
+            self.piles[s] = self.rest[::-1]
+            self.down[s] = len(self.rest)
+        elif self.rest:
+            raise VariantError(f"{self.v.key}: the deal plan leaves {len(self.rest)} cards and "
+                               f"there is no stock")
+        return self.piles, self.down
 
 
 def deal_ranks(v: Variant) -> dict[int, tuple[frozenset[int], str]]:
