@@ -29,14 +29,40 @@ def _c(code: int) -> str:
 
 
 def explain(pos: Position, move: Move) -> str:
+    if move.src == "s" and move.dst is None:
+        return _explain_stock(pos)
+    eng = pos.engine
+    groups = eng.groups
+    v = eng.variant
+    a = eng.index.get(move.src, -1)
+    why = _source_refusal(pos, move, a)
+    if why is not None:
+        return why
+    if v.pairs:
+        return pairs.explain_pair(pos, move)
+    if v.accordion:
+        return accordion.explain_fold(pos, move)
+    if v.gaps:
+        return gaps.explain_gap(pos, move)
+    b = eng.index.get(move.dst or "", -1)
+    why = _constraint(pos, a, b, to_foundation=move.dst == "f" or b in groups.foundation_set)
+    if why:
+        return why
+    n = move.count or 1
+    why = _count_refusal(pos, move, a, n)
+    if why is not None:
+        return why
+    return _destination_refusal(pos, move, a, n)
+
+
+def _source_refusal(pos: Position, move: Move, a: int) -> str | None:
+    """What is wrong with the pile ``move`` takes from (index ``a``, -1 for none), or with
+    naming it alone; None when nothing is."""
     eng = pos.engine
     groups = eng.groups
     v = eng.variant
     name = v.name
     piles = pos.piles
-    if move.src == "s" and move.dst is None:
-        return _explain_stock(pos)
-    a = eng.index.get(move.src, -1)
     src = move.src
     if a in groups.foundation_set and eng.f_transfer and piles[a] and not eng.f_returns:
         return foundations.explain_transfer(pos, a, eng.index.get(move.dst or "", -1))
@@ -61,18 +87,19 @@ def explain(pos: Position, move: Move) -> str:
         return f"the top card of {src} has not been named yet: type {src}=CARD first"
     if a in groups.grid and not p:
         return f"{src} is a gap"
-    if v.pairs:
-        return pairs.explain_pair(pos, move)
-    if v.accordion:
-        return accordion.explain_fold(pos, move)
-    if v.gaps:
-        return gaps.explain_gap(pos, move)
-    b = eng.index.get(move.dst or "", -1)
-    why = _constraint(pos, a, b, to_foundation=move.dst == "f" or b in groups.foundation_set)
-    if why:
-        return why
-    n = move.count or 1
+    return None
+
+
+def _count_refusal(pos: Position, move: Move, a: int, n: int) -> str | None:
+    """Why the ``n`` cards ``move`` takes from pile ``a`` cannot move together; None when
+    they can."""
+    eng = pos.engine
+    groups = eng.groups
+    piles = pos.piles
+    src = move.src
+    p = piles[a]
     if a in groups.tableau_set:
+        b = eng.index.get(move.dst or "", -1)
         into_space = eng.space_unit and b in groups.tableau_set and not piles[b]
         units = tuple(eng.space_units(pos, a) if into_space else eng.units(pos, a))
         if n not in units or n > len(p):
@@ -83,7 +110,7 @@ def explain(pos: Position, move: Move) -> str:
             if to_f and not eng.complete_runs:
                 return "only one card at a time goes to a foundation"
             return f"{n} card{'s' if n != 1 else ''} of {src} cannot move as one unit: " \
-                   f"in {name} {eng.tab.move_phrase()}"
+                   f"in {eng.variant.name} {eng.tab.move_phrase()}"
     elif n > 1 and a in groups.reserve_set and eng.reserve.move == "run":
         k = 1
         while k < len(p) and eng.tbuild[p[-k - 1]][p[-k]]:
@@ -92,7 +119,17 @@ def explain(pos: Position, move: Move) -> str:
             return f"the top {n} cards of {src} are not a run in sequence"
     elif n > 1:
         return f"only one card at a time leaves {src}"
-    card = p[-n]
+    return None
+
+
+def _destination_refusal(pos: Position, move: Move, a: int, n: int) -> str:
+    """Why the ``n`` cards from pile ``a`` cannot go where ``move`` puts them."""
+    eng = pos.engine
+    groups = eng.groups
+    v = eng.variant
+    name = v.name
+    src = move.src
+    card = pos.piles[a][-n]
     dst = move.dst or ""
     b = eng.index.get(dst, -1)
     if dst == "f" or b in groups.foundation_set:
