@@ -34,6 +34,22 @@ _SPLIT = re.compile(r"[\s,;]+")
 _PILE_NAME = re.compile(r"^[a-z]{1,2}[0-9]{1,2}$")
 
 
+class _Refused(Exception):
+    """A line :meth:`LayoutEntry.enter` refuses, with the message it shows."""
+
+
+def _split_name(text: str) -> tuple[str | None, str]:
+    """A line's leading pile name (``t3: 9c`` or ``t3 9c``), if any, and the rest."""
+    head, sep, rest = text.partition(":")
+    head = head.strip()
+    if sep and head and not _SPLIT.search(head):
+        return head, rest
+    first, _, rest = text.partition(" ")
+    if _PILE_NAME.match(first) and not _looks_like_card(first):
+        return first, rest
+    return None, text
+
+
 @dataclass
 class EntryResult:
     ok: bool
@@ -158,104 +174,29 @@ class LayoutEntry:
 
     # ------------------------------------------------------------------ input
     def enter(self, line: str) -> EntryResult:
-        text = line.strip().lower()
-        explicit: int | None = None
-        head, sep, rest = text.partition(":")
-        head = head.strip()
-        name = None
-        if sep and head and not _SPLIT.search(head):
-            name, text = head, rest
-        else:
-            first, _, rest = text.partition(" ")
-            if _PILE_NAME.match(first) and not _looks_like_card(first):
-                name, text = first, rest
+        try:
+            return self._enter(line)
+        except _Refused as exc:
+            return self._refuse(str(exc))
+
+    def _enter(self, line: str) -> EntryResult:
+        """:meth:`enter`, a refusal raised as :class:`_Refused`."""
+        name, text = _split_name(line.strip().lower())
         if name == "f" and self.optional:
             return self._enter_aces(text)
-        if name is not None:
-            if name.isdigit() and self.short_prefix:
-                name = self.short_prefix + name
-            if name not in self.index or self.index[name] not in self.heights:
-                return self._refuse(f"there is no pile {name!r} to fill: the piles to name "
-                                    f"are " + _ranges([self.names[i] for i in self.order]))
-            explicit = self.index[name]
-        tokens = [t for t in _SPLIT.split(text) if t]
-        if not tokens:
-            if explicit is not None:
-                return self._refuse(f"name the cards of {self.names[explicit]} after its name, "
-                                    f"e.g. {self.names[explicit]}: 9c 8h")
-            return self._refuse("type the cards you see, e.g. 9c 8h (or `help`)")
-        codes = []
-        for tok in tokens:
-            try:
-                codes.append(Card.parse(tok).code)
-            except InvalidCardError as exc:
-                return self._refuse(str(exc))
-        ranks = self.variant.rank_values
-        for c in codes:
-            if CARDS[c].rank not in ranks:
-                return self._refuse(
-                    f"{code_text(c)} is not in a {self.variant.name} deck (its ranks are "
-                    + " ".join(RANK_TEXT[r] for r in sorted(ranks)) + ")")
-        # where each card goes
-        open_piles: list[int] = []
-        if explicit is not None:
-            if len(codes) > self.need(explicit):
-                n = self.need(explicit)
-                return self._refuse(
-                    f"too many cards for {self.names[explicit]}: it shows {n} face-up "
-                    f"card{'s' if n != 1 else ''}, you typed {len(codes)}")
-            plan = {explicit: codes}
-            replace = True
-        else:
-            cur = self.current
-            if cur is None:
-                return self._refuse("every card is named already: type `start`, or correct a "
-                                    "pile with its name first (t3: 9c)")
-            plan = {}
-            if len(codes) <= self.remaining(cur):
-                plan[cur] = codes
-            else:
-                open_piles = [i for i in self.order[self.order.index(cur):]
-                              if self.remaining(i) > 0]
-                if len(codes) > len(open_piles):
-                    return self._refuse(
-                        f"too many cards: {self.names[cur]} takes {self.remaining(cur)} more, "
-                        f"and a row from {self.names[cur]} on takes {len(open_piles)}; you "
-                        f"typed {len(codes)}")
-                for i, c in zip(open_piles, codes, strict=False):
-                    plan[i] = [c]
-            replace = False
-        # what the deal can put on each pile
-        for i, cs in plan.items():
-            if i not in self.allowed:
-                continue
-            ranks, why = self.allowed[i]
-            for c in cs:
-                if CARDS[c].rank not in ranks:
-                    takes = (f"; {self.names[i]} takes {_a_rank(next(iter(ranks)))}"
-                             if len(ranks) == 1 else "")
-                    return self._refuse(f"{code_text(c)} cannot be on {self.names[i]}: {why}"
-                                        f"{takes}. Check the layout against the deal")
-        # duplicates against the deck
+        explicit = self._pile_named(name)
+        codes = self._typed_codes(text, explicit)
+        plan, replace, open_piles = self._plan(codes, explicit)
+        self._check_allowed(plan)
         new = {i: (list(cs) if replace else self.entered[i] + cs) for i, cs in plan.items()}
-        counts = Counter()
-        for i in self.order:
-            counts.update(new.get(i, self.entered[i]))
-        for c, n in counts.items():
-            if n > self.deck[c]:
-                where = [self.names[i] for i in self.order
-                         for x in new.get(i, self.entered[i]) if x == c]
-                limit = ("once" if self.deck[c] == 1 else f"{self.deck[c]} times")
-                return self._refuse(
-                    f"{code_text(c)} would be in the layout {n} times ({', '.join(where)}); a "
-                    f"{self.variant.name} deck holds it {limit}. Check the card, or correct "
-                    f"the pile it is on (t3: 9c)")
+        self._check_counts(new)
         before = {i: list(e) for i, e in self.entered.items()}
         self._undo.append(before)
         for i, cs in new.items():
             self.entered[i] = cs
         assigned = [(i, list(cs) if replace else cs) for i, cs in plan.items()]
-        if replace and before[explicit] and before[explicit] != new[explicit]:
+        if replace and explicit is not None and before[explicit] \
+                and before[explicit] != new[explicit]:
             # a pile typed again replaces what it held: say so, never drop cards silently
             return EntryResult(True, self._replaced_text(explicit, before[explicit]), assigned)
         summary = "; ".join(f"{self.names[i]}: " + " ".join(code_text(c) for c in new[i])
@@ -268,6 +209,98 @@ class LayoutEntry:
                         + " still missing (a card left out in between? correct that pile: "
                         "t3: 9c, or `undo`)")
         return EntryResult(True, summary, assigned)
+
+    def _pile_named(self, name: str | None) -> int | None:
+        """The pile a line names first (its index), None when it names none."""
+        if name is None:
+            return None
+        if name.isdigit() and self.short_prefix:
+            name = self.short_prefix + name
+        if name not in self.index or self.index[name] not in self.heights:
+            raise _Refused(f"there is no pile {name!r} to fill: the piles to name "
+                           f"are " + _ranges([self.names[i] for i in self.order]))
+        return self.index[name]
+
+    def _typed_codes(self, text: str, explicit: int | None) -> list[int]:
+        """The cards of a line, each one of the variant's deck."""
+        tokens = [t for t in _SPLIT.split(text) if t]
+        if not tokens:
+            if explicit is not None:
+                raise _Refused(f"name the cards of {self.names[explicit]} after its name, "
+                               f"e.g. {self.names[explicit]}: 9c 8h")
+            raise _Refused("type the cards you see, e.g. 9c 8h (or `help`)")
+        codes = []
+        for tok in tokens:
+            try:
+                codes.append(Card.parse(tok).code)
+            except InvalidCardError as exc:
+                raise _Refused(str(exc)) from None
+        ranks = self.variant.rank_values
+        for c in codes:
+            if CARDS[c].rank not in ranks:
+                raise _Refused(
+                    f"{code_text(c)} is not in a {self.variant.name} deck (its ranks are "
+                    + " ".join(RANK_TEXT[r] for r in sorted(ranks)) + ")")
+        return codes
+
+    def _plan(self, codes: list[int],
+              explicit: int | None) -> tuple[dict[int, list[int]], bool, list[int]]:
+        """Where each card goes: (pile -> cards, whether they replace the pile's cards, the
+        piles open for a row)."""
+        open_piles: list[int] = []
+        if explicit is not None:
+            if len(codes) > self.need(explicit):
+                n = self.need(explicit)
+                raise _Refused(
+                    f"too many cards for {self.names[explicit]}: it shows {n} face-up "
+                    f"card{'s' if n != 1 else ''}, you typed {len(codes)}")
+            return {explicit: codes}, True, open_piles
+        cur = self.current
+        if cur is None:
+            raise _Refused("every card is named already: type `start`, or correct a "
+                           "pile with its name first (t3: 9c)")
+        plan = {}
+        if len(codes) <= self.remaining(cur):
+            plan[cur] = codes
+        else:
+            open_piles = [i for i in self.order[self.order.index(cur):]
+                          if self.remaining(i) > 0]
+            if len(codes) > len(open_piles):
+                raise _Refused(
+                    f"too many cards: {self.names[cur]} takes {self.remaining(cur)} more, "
+                    f"and a row from {self.names[cur]} on takes {len(open_piles)}; you "
+                    f"typed {len(codes)}")
+            for i, c in zip(open_piles, codes, strict=False):
+                plan[i] = [c]
+        return plan, False, open_piles
+
+    def _check_allowed(self, plan: dict[int, list[int]]) -> None:
+        """What the deal can put on each pile."""
+        for i, cs in plan.items():
+            if i not in self.allowed:
+                continue
+            ranks, why = self.allowed[i]
+            for c in cs:
+                if CARDS[c].rank not in ranks:
+                    takes = (f"; {self.names[i]} takes {_a_rank(next(iter(ranks)))}"
+                             if len(ranks) == 1 else "")
+                    raise _Refused(f"{code_text(c)} cannot be on {self.names[i]}: {why}"
+                                   f"{takes}. Check the layout against the deal")
+
+    def _check_counts(self, new: dict[int, list[int]]) -> None:
+        """Duplicates against the deck, the piles of ``new`` as it has them."""
+        counts: Counter[int] = Counter()
+        for i in self.order:
+            counts.update(new.get(i, self.entered[i]))
+        for c, n in counts.items():
+            if n > self.deck[c]:
+                where = [self.names[i] for i in self.order
+                         for x in new.get(i, self.entered[i]) if x == c]
+                limit = ("once" if self.deck[c] == 1 else f"{self.deck[c]} times")
+                raise _Refused(
+                    f"{code_text(c)} would be in the layout {n} times ({', '.join(where)}); a "
+                    f"{self.variant.name} deck holds it {limit}. Check the card, or correct "
+                    f"the pile it is on (t3: 9c)")
 
     def _replaced_text(self, i: int, old: list[int]) -> str:
         """``t7 had 3 cards (3♥ 4♥ 5♥), now 1: 2♣; 4 still to name there``."""
