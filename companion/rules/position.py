@@ -518,87 +518,12 @@ class Position:
 
         With ``validate`` the position must also be a possible one (:meth:`validate`): every
         card as often as the decks hold it, every card of the deck(s) accounted for."""
-        if not isinstance(data, dict):
-            raise PositionError("a position must be a JSON object with 'variant' and 'piles'")
-        if "variant" not in data or "piles" not in data:
-            missing = "variant" if "variant" not in data else "piles"
-            raise PositionError(f"the position has no {missing!r} entry (`companion deal "
-                                f"klondike --seed 1 --json` shows the form)")
-        if not isinstance(data["variant"], str):
-            raise PositionError(f"'variant' must be a variant's name such as \"klondike\", "
-                                f"not {_shown(data['variant'])}")
-        options = data.get("options")
-        if options is not None and not isinstance(options, dict):
-            raise PositionError(f"'options' must be an object of option name → value, such as "
-                                f"{{\"draw\": 1}}, not {_shown(options)}")
-        try:
-            v = load_variant(find_variant(data["variant"]), dict(options or {}))
-        except VariantError as exc:
-            raise PositionError(str(exc)) from None
+        v = _json_variant(data)
         eng = v.engine()
         raw_piles = data["piles"]
-        if not isinstance(raw_piles, dict):
-            raise PositionError("'piles' must be an object of pile name → {\"cards\": [...], "
-                                "\"face_down\": N}, not " + _shown(raw_piles))
-        unknown = set(raw_piles) - set(eng.names)
-        if unknown:
-            raise PositionError(f"no pile {sorted(unknown)[0]!r} in {v.name}; its piles are "
-                                + _name_ranges(eng.names))
-        piles, down = [], []
-        for name in eng.names:
-            entry = raw_piles.get(name, {"cards": [], "face_down": 0})
-            if not isinstance(entry, dict):
-                raise PositionError(f"pile {name} must be an object such as {{\"cards\": "
-                                    f"[\"7H\"], \"face_down\": 0}}, not {_shown(entry)}")
-            raw_cards = entry.get("cards", [])
-            if not isinstance(raw_cards, list):
-                raise PositionError(f"pile {name}: 'cards' must be a list of card codes such as "
-                                    f"[\"??\", \"7H\"] (bottom to top), not "
-                                    f"{_shown(raw_cards)}")
-            cards = []
-            for c in raw_cards:
-                if not isinstance(c, str):
-                    raise PositionError(f"pile {name}: {_shown(c)} is not a card code: expected "
-                                        f"e.g. \"AS\", \"TH\", \"7C\", or \"??\" for a card "
-                                        f"not seen yet")
-                try:
-                    cards.append(code_from_json(c.strip().upper()))
-                except InvalidCardError as exc:
-                    raise PositionError(f"pile {name}: {exc} (\"??\" for a card not seen "
-                                        f"yet)") from None
-            fd = entry.get("face_down", 0)
-            if type(fd) is not int or not 0 <= fd <= len(cards):
-                raise PositionError(f"pile {name}: 'face_down' must be a whole number from 0 to "
-                                    f"{len(cards)} (its cards), not {_shown(fd)}")
-            piles.append(cards)
-            down.append(fd)
-        state = data.get("state")
-        if state is None:
-            state = {}
-        if not isinstance(state, dict):
-            raise PositionError(f"'state' must be an object such as {{\"pass\": 1, \"idle\": "
-                                f"false}}, not {_shown(state)}")
-        pass_no = state.get("pass", 1)
-        if type(pass_no) is not int or pass_no < 1:
-            raise PositionError(f"'state.pass' must be a whole number from 1 (the first pass "
-                                f"through the stock), not {_shown(pass_no)}")
-        idle = state.get("idle", False)
-        if type(idle) is not bool:
-            raise PositionError(f"'state.idle' must be true or false, not {_shown(idle)}")
-        seed = data.get("seed")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**32):
-            raise PositionError(f"'seed' must be a whole number from 0 to {2**32 - 1}, or null "
-                                f"for a deck shuffled by hand, not {_shown(seed)}")
-        pysol = data.get("pysol")
-        if pysol is not None:
-            # lazy: pysolfc deals through the rules (the cycle in tests/test_layers.py)
-            from ..pysolfc import FIRST_GAME, LAST_GAME
-            if type(pysol) is not int or not FIRST_GAME <= pysol <= LAST_GAME:
-                raise PositionError(f"'pysol' must be a PySolFC game number from {FIRST_GAME} "
-                                    f"to {LAST_GAME}, or absent, not {_shown(pysol)}")
-            if seed is not None:
-                raise PositionError("a position has a 'seed' or a 'pysol' game number, not "
-                                    "both")
+        piles, down = _json_piles(v, eng, raw_piles)
+        pass_no, idle = _json_state(data)
+        seed, pysol = _json_origin(data)
         dv = data.get("deal_version", DEAL_VERSION)
         if dv != DEAL_VERSION:
             raise PositionError(f"this position uses deal version {_shown(dv)}; this companion "
@@ -765,6 +690,110 @@ class LegalMoves:
 
 
 _MAY_OMIT = frozenset({"w", "x"})
+
+
+def _json_variant(data: object) -> Variant:
+    """The variant a position's JSON form names, with its options; the form's shape checked."""
+    if not isinstance(data, dict):
+        raise PositionError("a position must be a JSON object with 'variant' and 'piles'")
+    if "variant" not in data or "piles" not in data:
+        missing = "variant" if "variant" not in data else "piles"
+        raise PositionError(f"the position has no {missing!r} entry (`companion deal "
+                            f"klondike --seed 1 --json` shows the form)")
+    if not isinstance(data["variant"], str):
+        raise PositionError(f"'variant' must be a variant's name such as \"klondike\", "
+                            f"not {_shown(data['variant'])}")
+    options = data.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise PositionError(f"'options' must be an object of option name → value, such as "
+                            f"{{\"draw\": 1}}, not {_shown(options)}")
+    try:
+        return load_variant(find_variant(data["variant"]), dict(options or {}))
+    except VariantError as exc:
+        raise PositionError(str(exc)) from None
+
+
+def _json_piles(v: Variant, eng: Engine,
+                raw_piles: object) -> tuple[list[list[int]], list[int]]:
+    """The JSON form's ``piles``: the cards and face-down count of every pile of ``eng``."""
+    if not isinstance(raw_piles, dict):
+        raise PositionError("'piles' must be an object of pile name → {\"cards\": [...], "
+                            "\"face_down\": N}, not " + _shown(raw_piles))
+    unknown = set(raw_piles) - set(eng.names)
+    if unknown:
+        raise PositionError(f"no pile {sorted(unknown)[0]!r} in {v.name}; its piles are "
+                            + _name_ranges(eng.names))
+    piles, down = [], []
+    for name in eng.names:
+        cards, fd = _json_pile(name, raw_piles.get(name, {"cards": [], "face_down": 0}))
+        piles.append(cards)
+        down.append(fd)
+    return piles, down
+
+
+def _json_pile(name: str, entry: object) -> tuple[list[int], int]:
+    """One pile's entry of the JSON form: (cards, face-down count)."""
+    if not isinstance(entry, dict):
+        raise PositionError(f"pile {name} must be an object such as {{\"cards\": "
+                            f"[\"7H\"], \"face_down\": 0}}, not {_shown(entry)}")
+    raw_cards = entry.get("cards", [])
+    if not isinstance(raw_cards, list):
+        raise PositionError(f"pile {name}: 'cards' must be a list of card codes such as "
+                            f"[\"??\", \"7H\"] (bottom to top), not "
+                            f"{_shown(raw_cards)}")
+    cards = []
+    for c in raw_cards:
+        if not isinstance(c, str):
+            raise PositionError(f"pile {name}: {_shown(c)} is not a card code: expected "
+                                f"e.g. \"AS\", \"TH\", \"7C\", or \"??\" for a card "
+                                f"not seen yet")
+        try:
+            cards.append(code_from_json(c.strip().upper()))
+        except InvalidCardError as exc:
+            raise PositionError(f"pile {name}: {exc} (\"??\" for a card not seen "
+                                f"yet)") from None
+    fd = entry.get("face_down", 0)
+    if type(fd) is not int or not 0 <= fd <= len(cards):
+        raise PositionError(f"pile {name}: 'face_down' must be a whole number from 0 to "
+                            f"{len(cards)} (its cards), not {_shown(fd)}")
+    return cards, fd
+
+
+def _json_state(data: dict[str, Any]) -> tuple[int, bool]:
+    """The JSON form's ``state``: (pass number, idle)."""
+    state = data.get("state")
+    if state is None:
+        state = {}
+    if not isinstance(state, dict):
+        raise PositionError(f"'state' must be an object such as {{\"pass\": 1, \"idle\": "
+                            f"false}}, not {_shown(state)}")
+    pass_no = state.get("pass", 1)
+    if type(pass_no) is not int or pass_no < 1:
+        raise PositionError(f"'state.pass' must be a whole number from 1 (the first pass "
+                            f"through the stock), not {_shown(pass_no)}")
+    idle = state.get("idle", False)
+    if type(idle) is not bool:
+        raise PositionError(f"'state.idle' must be true or false, not {_shown(idle)}")
+    return pass_no, idle
+
+
+def _json_origin(data: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The JSON form's ``seed`` and ``pysol`` (PySolFC game number), each None if absent."""
+    seed = data.get("seed")
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**32):
+        raise PositionError(f"'seed' must be a whole number from 0 to {2**32 - 1}, or null "
+                            f"for a deck shuffled by hand, not {_shown(seed)}")
+    pysol = data.get("pysol")
+    if pysol is not None:
+        # lazy: pysolfc deals through the rules (the cycle in tests/test_layers.py)
+        from ..pysolfc import FIRST_GAME, LAST_GAME
+        if type(pysol) is not int or not FIRST_GAME <= pysol <= LAST_GAME:
+            raise PositionError(f"'pysol' must be a PySolFC game number from {FIRST_GAME} "
+                                f"to {LAST_GAME}, or absent, not {_shown(pysol)}")
+        if seed is not None:
+            raise PositionError("a position has a 'seed' or a 'pysol' game number, not "
+                                "both")
+    return seed, pysol
 """Piles a hand-written position may leave out when they are empty (foundations too)."""
 
 
