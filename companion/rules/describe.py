@@ -238,28 +238,10 @@ def notation(v: Variant) -> list[tuple[str, str]]:
     t_b = T[min(4, len(T) - 1)] if len(T) > 1 else ""
     f_one = f" ({t_a} {F[1]} names one)" if len(F) > 1 else ""
     if Mechanic.PAIRS in gens:
-        if v.pyramid:
-            bottom = [names[i] for i in groups.pyramid[-v.pyramid.rows:]]
-            a, b = bottom[0], bottom[-1]
-        else:
-            a, b = T[0], T[min(4, len(T) - 1)]
-        out.append((f"{a} {b}", "remove the two available cards as a pair"))
-        if eng.pairs.singles and groups.foundations:
-            out.append((f"{b} f", f"remove a {' or '.join(eng.pairs.singles)} on its own"))
-        if v.stock and v.stock.turn_up and groups.waste >= 0:
-            out.append(("s w", f"pair the card turned up on the stock with the waste's top "
-                               f"card ({b} s, {b} w: with a pyramid card)"))
+        out.extend(_pair_forms(v, eng, T))
     tableau_moves = Mechanic.TABLEAU in gens and len(T) > 1
     if tableau_moves:
-        out.append((f"{t_a} {t_b}", f"the top card of {t_a} onto {t_b}"))
-        if eng.unit == "single-or-whole-pile":
-            out.append((f"{t_a}:4 {t_b}", f"all of {t_a} (four cards, say) as one unit onto "
-                                          f"{t_b}"))
-        elif eng.unit not in ("single", "none"):
-            out.append((f"{t_a}:4 {t_b}", f"four cards of {t_a} as one unit onto {t_b}"))
-        elif eng.space_unit:
-            out.append((f"{t_a}:4 {T[-1]}", f"four cards of {t_a} as one unit into the space "
-                                            f"{T[-1]}"))
+        out.extend(_tableau_forms(eng, T, t_a, t_b))
     if Mechanic.DISCARD_SUITS in gens:
         out.append((f"{t_a} f", f"lift the finished suit (K down to A) off {t_a}"))
     elif Mechanic.TO_FOUNDATIONS in gens and T:
@@ -275,17 +257,7 @@ def notation(v: Variant) -> list[tuple[str, str]]:
     if Mechanic.STOCK_TO_SPACE in gens:
         out.append((f"s {t_b}", f"the stock's top card into the space {t_b}"))
     if groups.reserve:
-        r = names[groups.reserve[0]]
-        to_f = " (" + r + " f: to a foundation)" if Mechanic.TO_FOUNDATIONS in gens else ""
-        if Mechanic.RESERVE_TO_TABLEAU in gens and T:
-            out.append((f"{r} {T[1]}", f"the top card of reserve pile {r} onto {T[1]}{to_f}"))
-        elif Mechanic.TO_FOUNDATIONS in gens:
-            out.append((f"{r} f", f"the top card of reserve pile {r} to a foundation"))
-        if Mechanic.TO_RESERVE in gens:
-            src = [x for x in eng.reserve.sources if x == "w" or T]
-            first = t_a if src[0] == "t" else "w"
-            out.append((f"{first} {r}", f"into the empty reserve place {r}"
-                        + (" (w " + r + " from the waste)" if len(src) > 1 else "")))
+        out.extend(_reserve_forms(eng, T, t_a))
     if Mechanic.FROM_FOUNDATIONS in gens and T:
         out.append((f"{F[0]} {t_a}", f"a foundation's top card back onto {t_a}"))
     if Mechanic.FOUNDATION_TRANSFERS in gens:
@@ -315,6 +287,56 @@ def notation(v: Variant) -> list[tuple[str, str]]:
     card = _card_example(v, gens, T)
     if card:
         out.append(card)
+    return out
+
+
+def _pair_forms(v: Variant, eng: Engine, T: list[str]) -> list[tuple[str, str]]:
+    """:func:`notation`'s forms for removing pairs."""
+    groups, names = eng.groups, eng.names
+    out: list[tuple[str, str]] = []
+    if v.pyramid:
+        bottom = [names[i] for i in groups.pyramid[-v.pyramid.rows:]]
+        a, b = bottom[0], bottom[-1]
+    else:
+        a, b = T[0], T[min(4, len(T) - 1)]
+    out.append((f"{a} {b}", "remove the two available cards as a pair"))
+    if eng.pairs.singles and groups.foundations:
+        out.append((f"{b} f", f"remove a {' or '.join(eng.pairs.singles)} on its own"))
+    if v.stock and v.stock.turn_up and groups.waste >= 0:
+        out.append(("s w", f"pair the card turned up on the stock with the waste's top "
+                           f"card ({b} s, {b} w: with a pyramid card)"))
+    return out
+
+
+def _tableau_forms(eng: Engine, T: list[str], t_a: str, t_b: str) -> list[tuple[str, str]]:
+    """:func:`notation`'s forms for moves between tableau piles ``t_a`` and ``t_b``."""
+    out = [(f"{t_a} {t_b}", f"the top card of {t_a} onto {t_b}")]
+    if eng.unit == "single-or-whole-pile":
+        out.append((f"{t_a}:4 {t_b}", f"all of {t_a} (four cards, say) as one unit onto "
+                                      f"{t_b}"))
+    elif eng.unit not in ("single", "none"):
+        out.append((f"{t_a}:4 {t_b}", f"four cards of {t_a} as one unit onto {t_b}"))
+    elif eng.space_unit:
+        out.append((f"{t_a}:4 {T[-1]}", f"four cards of {t_a} as one unit into the space "
+                                        f"{T[-1]}"))
+    return out
+
+
+def _reserve_forms(eng: Engine, T: list[str], t_a: str) -> list[tuple[str, str]]:
+    """:func:`notation`'s forms for the reserve (its first pile as the example)."""
+    gens = eng.mechanics
+    out: list[tuple[str, str]] = []
+    r = eng.names[eng.groups.reserve[0]]
+    to_f = " (" + r + " f: to a foundation)" if Mechanic.TO_FOUNDATIONS in gens else ""
+    if Mechanic.RESERVE_TO_TABLEAU in gens and T:
+        out.append((f"{r} {T[1]}", f"the top card of reserve pile {r} onto {T[1]}{to_f}"))
+    elif Mechanic.TO_FOUNDATIONS in gens:
+        out.append((f"{r} f", f"the top card of reserve pile {r} to a foundation"))
+    if Mechanic.TO_RESERVE in gens:
+        src = [x for x in eng.reserve.sources if x == "w" or T]
+        first = t_a if src[0] == "t" else "w"
+        out.append((f"{first} {r}", f"into the empty reserve place {r}"
+                    + (" (w " + r + " from the waste)" if len(src) > 1 else "")))
     return out
 
 
