@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from ..rules.engine import Raw
 from ..rules.position import Position
@@ -132,7 +133,6 @@ def _drive(pos: Position, limits: Limits, stop: Callable[[], bool] | None, short
     # space on its own; it shares no positions with the others, so it is not counted here).
     whole = [not narrow and how not in ("shaken", "quick") for how, narrow in plan]
     prover = max(i for i, w in enumerate(whole) if w) if any(whole) else -1
-    proof_set: set[bytes] = set()
     # The positions on the depth-first search's current line: met, but not searched through
     # yet; the best-first search skips only the others (searched through by the first), so
     # a line the first is still on does not block it.
@@ -143,39 +143,11 @@ def _drive(pos: Position, limits: Limits, stop: Callable[[], bool] | None, short
     # (the search of the whole space alone: no other whole search shares its positions)
     on_bytes = knowledge(pos.variant).talon_exhaustible(pos)  # (Klondike's searches on bytes)
     fast_talon = sum(whole) == 1 and on_bytes
+    setup = _Setup(pos=pos, short=short, prefer=prefer, max_states=max_states, prover=prover,
+                   proof_line=proof_line, open_game=open_game, fast_prover=fast_prover,
+                   fast_talon=fast_talon)
 
-    def run(i: int, how: str, narrow: bool) -> Search:
-        if how == "sink":
-            return _exhaust_sink(pos, short, max_states, prefer)
-        if how == "line":
-            return _exhaust_line(pos, short, max_states, prefer)
-        if how == "pairs":
-            return _exhaust_pairs(pos, short, max_states, prefer)
-        if how == "pyramid":
-            return _exhaust_pyramid(pos, short, max_states, prefer)
-        if how == "shaken":
-            return _restarting(pos, prefer, short, "depth", False, max_states, True)
-        if how == "quick":
-            return _restarting(pos, prefer, short, "depth", False, max_states, True, fast=True)
-        if narrow:
-            if how == "lean":
-                return _lean(pos, short, max_states)
-            if how in RESTARTED:
-                return _restarting(pos, prefer, short, how, narrow, max_states)
-            return _steps(pos, prefer, short, how, narrow, max_states)
-        if i == prover and fast_prover:
-            return _exhaust(pos, short, max_states, visited=proof_set, line=proof_line)
-        if i == prover and fast_talon:
-            return _exhaust_talon(pos, short, max_states, prefer)
-        if i == prover:
-            # An open game's prover has its move order shaken as the shaken look's first
-            # run has it (the same seed): it goes on where that run's budget stopped it.
-            return _steps(pos, prefer, short, how, narrow, max_states, visited=proof_set,
-                          line=proof_line, jitter=random.Random(1) if open_game else None)
-        return _steps(pos, prefer, short, how, narrow, max_states, skip=proof_set,
-                      line=proof_line)
-
-    runs = [run(i, how, narrow) for i, (how, narrow) in enumerate(plan)]
+    runs = [_launch(setup, i, how, narrow) for i, (how, narrow) in enumerate(plan)]
     seen = [(0, 0)] * len(runs)
     # In an open game, the searches that settle most deals soon (the narrow look and the
     # shaken one) run alone, a slice each in turn, until they have expanded ORDER_AFTER
@@ -191,16 +163,7 @@ def _drive(pos: Position, limits: Limits, stop: Callable[[], bool] | None, short
     active = [i for i in range(len(runs)) if i not in waiting and i not in late]
     if not active:  # nothing runs before them
         active, waiting, late = waiting + late, [], []
-    shares = [FAST_SHARES.get(how, 1) for how, _ in plan]
-    if not open_game and len(plan) > 1:  # the narrow looks and the whole search
-        shares = [NARROW_SHARES["prover" if r == "prover" else how]
-                  for r, (how, _) in zip(roles, plan, strict=True)]
-        if fast_talon:
-            shares[prover] = TALON_SHARE
-        if on_bytes:  # (the lean look on bytes)
-            for i, (how, _) in enumerate(plan):
-                if how == "lean":
-                    shares[i] = LEAN_BYTES_SHARE
+    shares = _first_shares(plan, roles, setup, on_bytes)
     # Where both Klondike searches on bytes run, the shares from LATE_AFTER positions on
     later = None
     if LATE_AFTER and fast_talon and any(how == "lean" for how, _ in plan):
@@ -209,15 +172,7 @@ def _drive(pos: Position, limits: Limits, stop: Callable[[], bool] | None, short
     spent_memory = False
 
     def finish(r: SolveResult, reason: str | None = None) -> SolveResult:
-        r.nodes = sum(n for n, _ in seen)
-        r.states = sum(k for _, k in seen)
-        r.seconds = time.perf_counter() - start
-        if reason:
-            r.reason = reason
-        if r.verdict == WON and len(runs) > 1 and (r.reason or "").startswith("won after"):
-            # (the search that won counts its own positions; ``nodes`` counts them all)
-            r.reason = f"won after searching {r.nodes} positions, all the searches together"
-        return r
+        return _finish(r, reason, seen, len(runs), start)
 
     while active:
         for i in list(active):
@@ -250,13 +205,7 @@ def _drive(pos: Position, limits: Limits, stop: Callable[[], bool] | None, short
                 shares[prover] = EXHAUST_SHARE
         if not active:
             break
-        why = None
-        if limits.nodes is not None and nodes >= limits.nodes:
-            why = f"node budget of {limits.nodes} spent"
-        elif deadline is not None and time.perf_counter() > deadline:
-            why = f"time budget of {limits.seconds:g} s spent"
-        elif stop is not None and stop():
-            why = "stopped"
+        why = _budget_spent(limits, nodes, deadline, stop)
         if why:
             for j in active:
                 runs[j].close()
@@ -264,6 +213,101 @@ def _drive(pos: Position, limits: Limits, stop: Callable[[], bool] | None, short
     why = (f"memory budget of {limits.memory_mb:g} MB spent" if spent_memory
            else "the searches stopped without a verdict")
     return finish(SolveResult(UNKNOWN_VERDICT), why)
+
+
+@dataclass
+class _Setup:
+    """What :func:`_launch` starts each search of a portfolio with."""
+
+    pos: Position
+    short: bool
+    prefer: Sequence[Raw] | None
+    max_states: int | None
+    prover: int
+    """The index in the plan of the whole search whose "lost" is a proof (-1: none)."""
+    proof_line: set[bytes] | None
+    open_game: bool
+    fast_prover: bool
+    fast_talon: bool
+    proof_set: set[bytes] = field(default_factory=set)
+    """The positions the prover has met, which the other whole search skips."""
+
+
+def _launch(s: _Setup, i: int, how: str, narrow: bool) -> Search:
+    """The search of the plan's ``i``-th entry (``how``, ``narrow``), not started."""
+    pos, short, max_states, prefer = s.pos, s.short, s.max_states, s.prefer
+    if how == "sink":
+        return _exhaust_sink(pos, short, max_states, prefer)
+    if how == "line":
+        return _exhaust_line(pos, short, max_states, prefer)
+    if how == "pairs":
+        return _exhaust_pairs(pos, short, max_states, prefer)
+    if how == "pyramid":
+        return _exhaust_pyramid(pos, short, max_states, prefer)
+    if how == "shaken":
+        return _restarting(pos, prefer, short, "depth", False, max_states, True)
+    if how == "quick":
+        return _restarting(pos, prefer, short, "depth", False, max_states, True, fast=True)
+    if narrow:
+        if how == "lean":
+            return _lean(pos, short, max_states)
+        if how in RESTARTED:
+            return _restarting(pos, prefer, short, how, narrow, max_states)
+        return _steps(pos, prefer, short, how, narrow, max_states)
+    if i == s.prover and s.fast_prover:
+        return _exhaust(pos, short, max_states, visited=s.proof_set, line=s.proof_line)
+    if i == s.prover and s.fast_talon:
+        return _exhaust_talon(pos, short, max_states, prefer)
+    if i == s.prover:
+        # An open game's prover has its move order shaken as the shaken look's first
+        # run has it (the same seed): it goes on where that run's budget stopped it.
+        return _steps(pos, prefer, short, how, narrow, max_states, visited=s.proof_set,
+                      line=s.proof_line, jitter=random.Random(1) if s.open_game else None)
+    return _steps(pos, prefer, short, how, narrow, max_states, skip=s.proof_set,
+                  line=s.proof_line)
+
+
+def _first_shares(plan: list[tuple[str, bool]], roles: list[str], s: _Setup,
+                  on_bytes: bool) -> list[int]:
+    """The slices a round each search of ``plan`` gets from the start."""
+    shares = [FAST_SHARES.get(how, 1) for how, _ in plan]
+    if not s.open_game and len(plan) > 1:  # the narrow looks and the whole search
+        shares = [NARROW_SHARES["prover" if r == "prover" else how]
+                  for r, (how, _) in zip(roles, plan, strict=True)]
+        if s.fast_talon:
+            shares[s.prover] = TALON_SHARE
+        if on_bytes:  # (the lean look on bytes)
+            for i, (how, _) in enumerate(plan):
+                if how == "lean":
+                    shares[i] = LEAN_BYTES_SHARE
+    return shares
+
+
+def _budget_spent(limits: Limits, nodes: int, deadline: float | None,
+                  stop: Callable[[], bool] | None) -> str | None:
+    """Which budget is spent (the node budget, the time budget, or ``stop``), if one is."""
+    why = None
+    if limits.nodes is not None and nodes >= limits.nodes:
+        why = f"node budget of {limits.nodes} spent"
+    elif deadline is not None and time.perf_counter() > deadline:
+        why = f"time budget of {limits.seconds:g} s spent"
+    elif stop is not None and stop():
+        why = "stopped"
+    return why
+
+
+def _finish(r: SolveResult, reason: str | None, seen: list[tuple[int, int]], searches: int,
+            start: float) -> SolveResult:
+    """``r`` with the positions all the searches expanded and stored, and the time taken."""
+    r.nodes = sum(n for n, _ in seen)
+    r.states = sum(k for _, k in seen)
+    r.seconds = time.perf_counter() - start
+    if reason:
+        r.reason = reason
+    if r.verdict == WON and searches > 1 and (r.reason or "").startswith("won after"):
+        # (the search that won counts its own positions; ``nodes`` counts them all)
+        r.reason = f"won after searching {r.nodes} positions, all the searches together"
+    return r
 
 
 # The best-first whole search of an open game joins the others once they have expanded
