@@ -50,14 +50,18 @@ def _all_to_foundations(eng: Engine) -> Test:
     return won_one
 
 
-def _tableau_empty(eng: Engine) -> Test:
-    T = eng.groups.tableau
+def _emptied(group: str) -> Callable[[Engine], Test]:
+    """The test that every pile of the engine's ``group`` (a PileGroups field) is empty."""
+    def compile_(eng: Engine) -> Test:
+        P = getattr(eng.groups, group)
 
-    def won(pos: Position) -> bool:
-        piles = pos.piles
-        return not any(piles[i] for i in T)
+        def won(pos: Position) -> bool:
+            piles = pos.piles
+            return not any(piles[i] for i in P)
 
-    return won
+        return won
+
+    return compile_
 
 
 def _golf_score(pos: Position) -> int | None:
@@ -65,16 +69,6 @@ def _golf_score(pos: Position) -> int | None:
     g = pos.engine.groups
     left = sum(len(pos.piles[i]) for i in g.tableau)
     return left if left else -len(pos.piles[g.stock])
-
-
-def _pyramid_empty(eng: Engine) -> Test:
-    P = eng.groups.pyramid
-
-    def won(pos: Position) -> bool:
-        piles = pos.piles
-        return not any(piles[i] for i in P)
-
-    return won
 
 
 def _one_pile(eng: Engine) -> Test:
@@ -141,12 +135,12 @@ ALL_TO_FOUNDATIONS = WinRule(
     lambda v: f"Won when all {v.deck_size} cards are on the foundations"
               + (" (removed)." if v.pairs else "."))
 TABLEAU_EMPTY = WinRule(
-    "tableau-empty", _tableau_empty,
+    "tableau-empty", _emptied("tableau"),
     lambda v: "Won when the tableau is cleared. Score: cards left in the tableau "
               "(lower is better); minus the stock cards left when it is cleared.",
     score=_golf_score)
 PYRAMID_EMPTY = WinRule(
-    "pyramid-empty", _pyramid_empty,
+    "pyramid-empty", _emptied("pyramid"),
     lambda v: "Won when the 28 cards of the pyramid are removed.")
 ONE_PILE = WinRule("one-pile", _one_pile, lambda v: "Won when all the cards are in one pile.")
 GAPS_ROWS = WinRule(
