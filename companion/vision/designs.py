@@ -210,33 +210,32 @@ def faces_folder(d: Design, cache: str = CACHE) -> str:
         return out
     if d.registry == "sheet":
         from PIL import Image
+        restore = f"restore it with: git checkout -- {os.path.relpath(sheet_path(d))}"
         try:
             sheet = Image.open(sheet_path(d)).convert("RGB")
         except OSError as e:
-            raise DesignError(f"the faces of {d.name} ({sheet_path(d)}) cannot be read: {e}") from e
+            raise DesignError(f"the faces of {d.name} ({sheet_path(d)}) cannot be read: {e}; "
+                              f"{restore}") from e
         if sheet.size != (13 * CW, 4 * CH):
             raise DesignError(f"{sheet_path(d)} is {sheet.size[0]} x {sheet.size[1]} pixels, "
-                              f"not 13 x 4 faces of {CW} x {CH}")
-        os.makedirs(out, exist_ok=True)
-        for code in range(52):
-            suit, rank = divmod(code, 13)
-            path = os.path.join(out, f"{code}.png")
-            part = f"{path}.{os.getpid()}.part"
-            sheet.crop((rank * CW, suit * CH, (rank + 1) * CW, (suit + 1) * CH)).save(part, "PNG")
-            os.replace(part, path)
-        return out
-    archive = _fetch_package(d, os.path.join(cache, "packages", d.package.replace("/", "_")))
-    wanted = {d.member(c): c for c in range(52)}
-    got = _members(archive, set(wanted))
-    missing = sorted(set(wanted) - set(got))
-    if missing:
-        raise DesignError(f"{d.package} lacks {len(missing)} faces of {d.name}, "
-                          f"for example {missing[0]}")
+                              f"not 13 x 4 faces of {CW} x {CH}; {restore}")
+        faces = {code: sheet.crop((code % 13 * CW, code // 13 * CH,
+                                   (code % 13 + 1) * CW, (code // 13 + 1) * CH))
+                 for code in range(52)}
+    else:
+        archive = _fetch_package(d, os.path.join(cache, "packages", d.package.replace("/", "_")))
+        wanted = {d.member(c): c for c in range(52)}
+        got = _members(archive, set(wanted))
+        missing = sorted(set(wanted) - set(got))
+        if missing:
+            raise DesignError(f"{d.package} lacks {len(missing)} faces of {d.name}, "
+                              f"for example {missing[0]}")
+        faces = {code: _raster(got[member], member, d.font) for member, code in wanted.items()}
     os.makedirs(out, exist_ok=True)
-    for member, code in wanted.items():
+    for code, face in faces.items():
         path = os.path.join(out, f"{code}.png")
         part = f"{path}.{os.getpid()}.part"
-        _raster(got[member], member, d.font).save(part, format="PNG")
+        face.save(part, format="PNG")
         os.replace(part, path)   # a face is there whole or not at all
     return out
 

@@ -21,19 +21,20 @@ def _readings(pr, ps, k=4):
     return [(int(i), float(flat[i])) for i in order]
 
 
-def _reads_of(rgb, pr, ps, pip, size, config, k=4):
+def _reads_of(rgb, pr, ps, pip, size, config, k=4, tint=None):
     """(readings best first as [(code, p), ...], note, the readings given the ink, the ink's
     tint (:func:`_ink_tint`), the suits' odds given the ink (four, summing to 1, or None
     where the suit head gives none)) of one candidate index from the heads' outputs ``pr`` (14) and
     ``ps`` (5), its pip at ``pip`` and ``size`` pixels from pip to rank glyph: the pip's ink
     colour rules suits out (:func:`ink_suits`). Where it rules out the best reading's suit,
     the readings given the ink are the suit head's odds among the suits left (as if the ink
-    were certain); else none."""
+    were certain); else none. ``tint``: the pip's, where measured already."""
     import numpy as np
     reads = _readings(pr, ps, k)
     note = ""
     given: list = []
-    tint = _ink_tint(rgb, pip, size)
+    if tint is None:
+        tint = _ink_tint(rgb, pip, size)
     ink, ruled_out = _ink_rules(tint, config)
     if ruled_out:
         # the pip's colour is evidence of its own: no reading in a suit not printed in
@@ -59,11 +60,12 @@ def _reads_of(rgb, pr, ps, pip, size, config, k=4):
     return reads, note, given, tint, suits
 
 
-def _detection(rgb, p, r, pr, ps, config) -> Detection:
+def _detection(rgb, p, r, pr, ps, config, tint=None) -> Detection:
     """The reading of the index with its pip at ``p`` and its rank glyph at ``r``, from the
-    heads' outputs (its pip's ink ruling suits out: :func:`_reads_of`)."""
+    heads' outputs (its pip's ink ruling suits out: :func:`_reads_of`; ``tint``: its ink,
+    where measured already)."""
     d = float(math.hypot(*(r - p)))
-    reads, note, given, tint, suits = _reads_of(rgb, pr, ps, p, d, config)
+    reads, note, given, tint, suits = _reads_of(rgb, pr, ps, p, d, config, tint=tint)
     code, conf = reads[0]
     m = (p + r) / 2
     return Detection(code, conf, float(m[0]), float(m[1]),
@@ -105,18 +107,26 @@ def _four_colour(dets, threshold, config) -> None:
         (d.code, d.confidence), d.alternatives = left[0], left[1:]
 
 
-def _inks_hold(rgb, c, keep, dist, ps, score, config) -> bool:
+def sure_tints(rgb, c, keep, dist, score) -> dict[int, tuple | None]:
+    """The ink tints (:func:`_ink_tint`) of the candidates the model reads surely (``score``
+    of the candidates ``keep`` over 0.9; the 200 surest), by candidate: what
+    :func:`_inks_hold` judges, measured once for the readings too."""
+    import numpy as np
+    sure = np.flatnonzero(score > 0.9)
+    return {int(keep[k]): _ink_tint(rgb, c.pip[keep[k]], float(dist[k]))
+            for k in sure[np.argsort(-score[sure])][:200].tolist()}
+
+
+def _inks_hold(tints, ps, config) -> bool:
     """Whether the photo's deck prints its suits in the inks the rules know (:func:`ink_suits`):
-    false where a suit the model reads surely (``score`` of the candidates ``keep`` over 0.9),
-    at ``config.ink_judged`` judged inks or more, is mostly (``config.ink_doubt``) in one ink
+    false where a suit the model reads surely (at the candidates of ``tints``), at
+    ``config.ink_judged`` judged inks or more, is mostly (``config.ink_doubt``) in one ink
     that rules it out: the deck's own colours (purple spades, orange clubs). A model wrong
     about the suits reads one suit in inks of every colour instead, which the rules correct."""
     import numpy as np
-    sure = np.flatnonzero(score > 0.9)
     inks: list[dict[str, int]] = [{}, {}, {}, {}]
-    for k in sure[np.argsort(-score[sure])][:200].tolist():
-        i = keep[k]
-        word = _ink_word(_ink_tint(rgb, c.pip[i], float(dist[k])), config)
+    for i, tint in tints.items():
+        word = _ink_word(tint, config)
         if word:
             seen = inks[int(np.argmax(ps[i, :4]))]
             seen[word] = seen.get(word, 0) + 1

@@ -21,7 +21,7 @@ from .config import DEFAULT, ReadConfig
 # the names callers and tests import from here, kept where they now live
 from .detection import Detection as Detection
 from .detection import _sharpen
-from .ink import _detection, _four_colour, _inks_hold, _reads_of
+from .ink import _detection, _four_colour, _inks_hold, _reads_of, sure_tints
 from .ink import _ink_tint as _ink_tint
 from .ink import ink_suits as ink_suits
 from .lone import _boxes_near as _boxes_near
@@ -148,7 +148,8 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float | None = None, de
         sizes(dist)
     pr[keep], ps[keep] = _sharpen(clf, deck, rgb, c.pip[keep], c.rank[keep], pr[keep], ps[keep])
     score = obj[keep] * pr[keep, :13].max(1) * ps[keep, :4].max(1)
-    if config.ink_rules and not _inks_hold(rgb, c, keep, dist, ps, score, config):
+    tints = sure_tints(rgb, c, keep, dist, score) if config.ink_rules else {}
+    if tints and not _inks_hold(tints, ps, config):
         config = replace(config, ink_rules=False)
     if c.peeled is not None:
         # a blob that came free of a larger one (a card's edge, a back's pattern) is more
@@ -175,7 +176,7 @@ def read_cards(rgb, clf=None, decks: int = 1, threshold: float | None = None, de
         a, b = int(c.pip_id[i]), int(c.rank_id[i])
         if a in used or b in used:
             continue
-        t = _detection(rgb, c.pip[i], c.rank[i], pr[i], ps[i], config)
+        t = _detection(rgb, c.pip[i], c.rank[i], pr[i], ps[i], config, tint=tints.get(i))
         if c.joined is not None and (c.joined[a] or c.joined[b]) \
                 and t.confidence < config.joined_sure:
             continue  # (its blobs are left to the readings of their parts)

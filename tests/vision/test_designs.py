@@ -70,7 +70,7 @@ def test_a_sheet_of_the_wrong_size_is_refused_with_the_reason(tmp_path, monkeypa
     monkeypatch.setattr(designs, "SHEETS", str(tmp_path))
     d = SHEET_DESIGNS[0]
     Image.new("RGB", (100, 100), "white").save(tmp_path / f"{d.name}.png")
-    with pytest.raises(designs.DesignError, match="not 13 x 4 faces"):
+    with pytest.raises(designs.DesignError, match=r"not 13 x 4 faces.*git checkout"):
         designs.faces_folder(d, cache=str(tmp_path / "cache"))
 
 
